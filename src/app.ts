@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { type Services, createServices } from './container.js';
+import type { Database } from './db/client.js';
+import { backofficeTree } from './interfaces/backoffice/index.js';
+import { publicTree } from './interfaces/public/index.js';
+import { readerTree } from './interfaces/reader/index.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { healthPlugin } from './plugins/health.js';
+import { requestLogPlugin } from './plugins/request-log.js';
+import { swaggerPlugin } from './plugins/swagger.js';
+import { createLogger } from './logger.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  logger?: Logger;
+  redis?: Redis;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+// An incoming x-request-id is kept only when it is short and plain, so it cannot forge log lines.
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The whole HTTP application; the server and every test build it the same way. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, database } = deps;
+  const logger = deps.logger ?? createLogger(config);
+
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // requestLogPlugin writes the one line per request.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.bodyLimit,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // An empty JSON body means "no body" (POST .../restore from clients that always send
+  // the header); anything else goes through Fastify's own safe parser.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '') return done(null, undefined);
+    return defaultJson(req, body as string, done);
+  });
+
+  const services = await createServices({ db: database.db, logger });
+  app.decorate('services', services);
+  app.decorate('routeTable', []);
+  app.decorateRequest('principal', null as never);
+  app.decorateRequest('linkOrigin', '');
+
+  await app.register(errorHandlerPlugin);
+  await app.register(requestLogPlugin);
+  await app.register(helmet, {
+    // JSON answers need no scripts or frames; /docs sets its own policy.
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  await app.register(swaggerPlugin);
+  await app.register(healthPlugin, { database });
+
+  const trees = { config, services, redis: deps.redis };
+  await app.register(backofficeTree, trees);
+  await app.register(readerTree, { ...trees, prefix: '/api/media/v1' });
+  await app.register(publicTree, { ...trees, prefix: '/api/public' });
+
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+
+  return app;
+}

@@ -1,0 +1,6 @@
+// Every table of every module, for drizzle-kit and for the typed client.
+export * from './service-secrets.table.js';
+export * from '../modules/core/tenancy/tenancy.table.js';
+export * from '../modules/core/api-keys/api-keys.table.js';
+export * from '../modules/core/categories/categories.table.js';
+export * from '../modules/core/references/references.table.js';

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config.js';
+import type { Services } from '../../container.js';
+import { coreBackofficeRoutes } from '../../modules/core/index.js';
+import { apiKeyAuth } from '../../plugins/api-key-auth.js';
+import { applyRateLimit } from '../../plugins/rate-limit.js';
+import { recordRoutes } from '../../plugins/route-table.js';
+
+export interface TreeOptions {
+  config: Config;
+  services: Services;
+  redis?: Redis | undefined;
+}
+
+/** The Backoffice: API-key auth, per-key rate limit, and the areas under their version prefixes. */
+export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis }) => {
+  app.addHook('onRoute', (route) => {
+    // Fail at start-up rather than ship a route nobody thought to protect.
+    if (!route.config?.permission) {
+      throw new Error(`Backoffice route ${route.method} ${route.url} declares no permission`);
+    }
+    route.schema = { ...route.schema, security: [{ apiKey: [] }] };
+    recordRoutes(app, 'backoffice', route);
+  });
+  app.addHook('onRequest', apiKeyAuth(services.core.apiKeys.authenticate));
+  await applyRateLimit(app, {
+    max: config.rateLimit.backoffice,
+    keyGenerator: (req) => (req.principal ? `key:${req.principal.keyId}` : `ip:${req.ip}`),
+    redis,
+    namespace: 'backoffice',
+  });
+
+  await app.register(coreBackofficeRoutes, { prefix: '/core/v2', core: services.core });
+};

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { applyRateLimit } from '../../plugins/rate-limit.js';
+import { recordRoutes } from '../../plugins/route-table.js';
+import type { TreeOptions } from '../backoffice/index.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Path of the Reader operation that replaces a Public one, for the Link header. */
+    successor?: string;
+  }
+}
+
+/**
+ * The deprecated Public interface: anonymous, read-only, published data only. Every
+ * operation is marked deprecated in OpenAPI and answers with Deprecation and Link headers.
+ */
+export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config, redis }) => {
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, deprecated: true };
+    recordRoutes(app, 'public', route);
+  });
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('deprecation', 'true');
+    const successor = req.routeOptions.config.successor;
+    if (successor) reply.header('link', `<${successor}>; rel="successor-version"`);
+  });
+  await applyRateLimit(app, {
+    max: config.rateLimit.anonymous,
+    keyGenerator: (req) => `ip:${req.ip}`,
+    redis,
+    namespace: 'public',
+  });
+};

@@ -1,0 +1,59 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../../db/client.js';
+import { type Paginator, newestFirst } from '../../../shared/paging.js';
+import type { PagingQuery } from '../../../shared/schemas.js';
+import { type ApiKeyRow, apiKeys } from './api-keys.table.js';
+
+const order = newestFirst<ApiKeyRow>(apiKeys);
+
+export function createApiKeysRepository(pager: Paginator) {
+  return {
+    async findByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
+      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash));
+      return row;
+    },
+
+    async find(db: Executor, mediaId: string, id: string): Promise<ApiKeyRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.mediaId, mediaId)));
+      return row;
+    },
+
+    async list(db: Executor, mediaId: string, query: PagingQuery) {
+      const plan = pager.plan(order, `api_keys:${mediaId}`, query);
+      const rows = await db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.mediaId, mediaId), plan.where))
+        .orderBy(...plan.orderBy)
+        .limit(plan.limit);
+      return plan.finish(rows);
+    },
+
+    async insert(db: Executor, values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+      const [row] = await db.insert(apiKeys).values(values).returning();
+      return row!;
+    },
+
+    /** Revokes a live key; an already revoked key keeps its first revocation time. */
+    async revoke(db: Executor, mediaId: string, id: string): Promise<ApiKeyRow | undefined> {
+      const [row] = await db
+        .update(apiKeys)
+        .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.mediaId, mediaId)))
+        .returning();
+      return row;
+    },
+
+    async touch(db: Executor, id: string, at: Date): Promise<void> {
+      await db
+        .update(apiKeys)
+        .set({ lastUsedAt: at, updatedAt: sql`${apiKeys.updatedAt}` })
+        .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+    },
+  };
+}
+
+export type ApiKeysRepository = ReturnType<typeof createApiKeysRepository>;

@@ -1,0 +1,86 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
+import type { Db } from '../../../db/client.js';
+import { errors } from '../../../shared/errors.js';
+import type { PagingQuery } from '../../../shared/schemas.js';
+import type { ApiKeysRepository } from './api-keys.repository.js';
+import type { ApiKeyCreate } from './api-keys.schemas.js';
+import type { ApiKeyRow } from './api-keys.table.js';
+import { type KeyPrincipal, isRole } from '../../../shared/permissions.js';
+
+const KEY_PREFIX = 'mps_';
+// How long an accepted key is trusted without asking the database again. A revocation
+// through this instance takes effect at once; through another instance within this time.
+const CACHE_TTL_MS = 10_000;
+// last_used_at is written at most this often per key, not on every request.
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Keys carry 256 random bits, so a fast hash is enough: there is nothing to brute-force. */
+export const hashKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+export const generateKey = (): string => `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+
+export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; logger: Logger }) {
+  const { db, repo, logger } = deps;
+  const cache = new LRUCache<string, ApiKeyRow>({ max: 10_000, ttl: CACHE_TTL_MS });
+
+  const touch = (row: ApiKeyRow, now: Date) => {
+    if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
+    row.lastUsedAt = now;
+    repo.touch(db, row.id, now).catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not record key use'));
+  };
+
+  return {
+    /** The principal behind a secret, or null when it is unknown, revoked or expired. */
+    async authenticate(secret: string): Promise<KeyPrincipal | null> {
+      if (!secret.startsWith(KEY_PREFIX) && secret.length < 32) return null;
+      const hash = hashKey(secret);
+      let row = cache.get(hash);
+      if (!row) {
+        row = await repo.findByHash(db, hash);
+        if (!row) return null;
+        cache.set(hash, row);
+      }
+      const now = new Date();
+      if (row.revokedAt || (row.expiresAt && row.expiresAt <= now) || !isRole(row.role)) return null;
+      touch(row, now);
+      return { keyId: row.id, mediaId: row.mediaId, role: row.role };
+    },
+
+    async create(mediaId: string, input: ApiKeyCreate, secret: string = generateKey()) {
+      const row = await repo.insert(db, {
+        mediaId,
+        name: input.name,
+        role: input.role,
+        keyHash: hashKey(secret),
+        keyPrefix: secret.slice(0, 8),
+        expiresAt: input.expires_at ?? null,
+      });
+      return { row, secret };
+    },
+
+    /** Makes sure a key with exactly this secret exists as an admin of the media. */
+    async ensure(mediaId: string, secret: string, name: string): Promise<ApiKeyRow> {
+      const existing = await repo.findByHash(db, hashKey(secret));
+      if (existing) return existing;
+      return (await this.create(mediaId, { name, role: 'admin' }, secret)).row;
+    },
+
+    list: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query),
+
+    async get(mediaId: string, id: string) {
+      const row = await repo.find(db, mediaId, id);
+      if (!row) throw errors.notFound('api_key');
+      return row;
+    },
+
+    async revoke(mediaId: string, id: string): Promise<void> {
+      const row = await repo.revoke(db, mediaId, id);
+      if (!row) throw errors.notFound('api_key');
+      cache.delete(row.keyHash);
+    },
+  };
+}
+
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
+import { media } from '../tenancy/tenancy.table.js';
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: idColumn(),
+    mediaId: uuid('media_id')
+      .notNull()
+      .references(() => media.id),
+    svgIcon: text('svg_icon'),
+    isArchived: boolean('is_archived').notNull().default(false),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    // Backs the default listing order (newest first) for live rows.
+    index('categories_media_page_idx')
+      .on(t.mediaId, t.insertedAt.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+export const categoryLocales = pgTable(
+  'category_locales',
+  {
+    id: idColumn(),
+    categoryId: uuid('category_id')
+      .notNull()
+      .references(() => categories.id),
+    locale: text('locale').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    // One live entry per language; deleted entries may pile up beside it.
+    uniqueIndex('category_locales_live_uq')
+      .on(t.categoryId, t.locale)
+      .where(sql`${t.deletedAt} is null`),
+    index('category_locales_category_idx').on(t.categoryId),
+  ],
+);
+
+export type CategoryRow = typeof categories.$inferSelect;
+export type CategoryLocaleRow = typeof categoryLocales.$inferSelect;

@@ -1,0 +1,21 @@
+import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamps, tstz } from '../../../db/columns.js';
+import { media } from '../tenancy/tenancy.table.js';
+
+// A reference maps an external system's id (`<provider>:<id>`) to one of our records (`urn`).
+export const references = pgTable(
+  'references',
+  {
+    mediaId: uuid('media_id')
+      .notNull()
+      .references(() => media.id),
+    provider: text('provider').notNull(),
+    id: uuid('id').notNull(),
+    urn: text('urn').notNull(),
+    expiresAt: tstz('expires_at'),
+    ...timestamps(),
+  },
+  (t) => [primaryKey({ name: 'references_pk', columns: [t.mediaId, t.provider, t.id] })],
+);
+
+export type ReferenceRow = typeof references.$inferSelect;

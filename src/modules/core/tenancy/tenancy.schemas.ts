@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { isoTimestamp, locale, uuid } from '../../../shared/schemas.js';
+
+export const mediaSchema = z
+  .object({
+    id: uuid,
+    name: z.string(),
+    default_locale: locale,
+    locales: z.array(locale).describe('Languages this media publishes in; locale entries must use one of them'),
+    inserted_at: isoTimestamp,
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: 'Media' });
+
+export const mediaUpdateBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200).optional(),
+    default_locale: locale.optional(),
+    locales: z.array(locale).min(1).max(50).optional(),
+  })
+  .meta({ id: 'MediaUpdate' });
+
+const workspaceKey = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)')
+  .describe('Stable handle, unique within the media');
+
+export const workspaceSchema = z
+  .object({
+    id: uuid,
+    media_id: uuid,
+    key: z.string(),
+    name: z.string(),
+    inserted_at: isoTimestamp,
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: 'Workspace' });
+
+export const workspaceCreateBody = z
+  .strictObject({ key: workspaceKey, name: z.string().trim().min(1).max(200) })
+  .meta({ id: 'WorkspaceCreate' });
+
+export const workspaceUpdateBody = z
+  .strictObject({ key: workspaceKey.optional(), name: z.string().trim().min(1).max(200).optional() })
+  .meta({ id: 'WorkspaceUpdate' });
+
+const statusKey = z.string().regex(/^[a-z][a-z0-9_]{0,62}$/, 'must be lower-case letters, digits or _ (at most 63)');
+
+export const statusSchema = z
+  .object({
+    id: uuid,
+    key: z.string(),
+    name: z.string(),
+    is_published: z.boolean().describe('Records in this status are visible to Reader and Public'),
+    inserted_at: isoTimestamp,
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: 'Status' });
+
+export const statusCreateBody = z
+  .strictObject({ key: statusKey, name: z.string().trim().min(1).max(200), is_published: z.boolean().default(false) })
+  .meta({ id: 'StatusCreate' });
+
+export type MediaUpdate = z.output<typeof mediaUpdateBody>;
+export type WorkspaceCreate = z.output<typeof workspaceCreateBody>;
+export type WorkspaceUpdate = z.output<typeof workspaceUpdateBody>;
+export type StatusCreate = z.output<typeof statusCreateBody>;

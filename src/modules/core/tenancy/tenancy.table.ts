@@ -1,0 +1,49 @@
+import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idColumn, timestamps } from '../../../db/columns.js';
+
+export const media = pgTable('media', {
+  id: idColumn(),
+  name: text('name').notNull(),
+  defaultLocale: text('default_locale').notNull(),
+  locales: text('locales').array().notNull(),
+  ...timestamps(),
+});
+
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: idColumn(),
+    mediaId: uuid('media_id')
+      .notNull()
+      .references(() => media.id),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('workspaces_media_key_uq').on(t.mediaId, t.key),
+    index('workspaces_media_page_idx').on(t.mediaId, t.insertedAt, t.id),
+  ],
+);
+
+export const statuses = pgTable(
+  'statuses',
+  {
+    id: idColumn(),
+    mediaId: uuid('media_id')
+      .notNull()
+      .references(() => media.id),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    isPublished: boolean('is_published').notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('statuses_media_key_uq').on(t.mediaId, t.key),
+    index('statuses_media_page_idx').on(t.mediaId, t.insertedAt, t.id),
+  ],
+);
+
+export type MediaRow = typeof media.$inferSelect;
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type StatusRow = typeof statuses.$inferSelect;

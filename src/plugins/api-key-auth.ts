@@ -1,0 +1,42 @@
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import { AppError } from '../shared/errors.js';
+import { type KeyPrincipal, type Permission, can } from '../shared/permissions.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The accepted API key; set on every Backoffice route before validation runs. */
+    principal: KeyPrincipal;
+  }
+}
+
+export type Authenticate = (secret: string) => Promise<KeyPrincipal | null>;
+
+function presentedKey(req: FastifyRequest): string | undefined {
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header !== '') return header;
+  if (req.routeOptions.config.apiKeyInQuery) {
+    const value = (req.query as Record<string, unknown> | undefined)?.api_key;
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+/**
+ * Runs on onRequest, before the body is parsed or validated: an anonymous or unauthorised
+ * caller learns nothing about the route's input rules. A route without a declared
+ * permission is refused to everyone (and the Backoffice tree refuses to register it).
+ */
+export function apiKeyAuth(authenticate: Authenticate): onRequestHookHandler {
+  return async (req) => {
+    const secret = presentedKey(req);
+    if (!secret) throw new AppError(401, 'missing_api_key', 'the x-api-key header is required');
+    if (secret.length > 256) throw new AppError(401, 'invalid_api_key', 'the API key is unknown, revoked or expired');
+    const principal = await authenticate(secret);
+    if (!principal) throw new AppError(401, 'invalid_api_key', 'the API key is unknown, revoked or expired');
+    const permission: Permission | undefined = req.routeOptions.config.permission;
+    if (!permission || !can(principal.role, permission)) {
+      throw new AppError(403, 'forbidden', `this key's role (${principal.role}) lacks the permission ${permission ?? 'for this route'}`);
+    }
+    req.principal = principal;
+  };
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+// Query parameters that may carry secrets; their values never reach a log line.
+const SECRET_PARAMS = ['api_key', 'code', 'client_secret', 'refresh_token', 'access_token', 'token', 'password'];
+
+/** The URL with secret query values replaced, for logs. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const name of SECRET_PARAMS) if (params.has(name)) params.set(name, '[redacted]');
+  return `${url.slice(0, q)}?${params.toString()}`;
+}
+
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  'headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.client_secret',
+  '*.refresh_token',
+  '*.access_token',
+  '*.key',
+  '*.secret',
+];
+
+/** One line per request: request id, route, status, duration. */
+export const requestLogPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (req, reply) => {
+      reply.header('x-request-id', req.id);
+    });
+    app.addHook('onResponse', async (req: FastifyRequest, reply) => {
+      req.log.info(
+        {
+          method: req.method,
+          url: redactUrl(req.url),
+          route: req.routeOptions.url ?? null,
+          status: reply.statusCode,
+          duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+          ip: req.ip,
+        },
+        'request completed',
+      );
+    });
+  },
+  { name: 'request-log' },
+);

@@ -1,0 +1,40 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { z } from 'zod';
+import type { Permission } from '../shared/permissions.js';
+
+export type InterfaceName = 'backoffice' | 'reader' | 'public';
+
+export interface RouteEntry {
+  interface: InterfaceName;
+  method: string;
+  url: string;
+  permission: Permission | undefined;
+  hasUuidParam: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the three interface trees, as registered: for docs and route-table tests. */
+    routeTable: RouteEntry[];
+  }
+}
+
+const UUID_FORMAT = /"format":"uuid"/;
+
+/** Records each route of an interface tree in the app's route table. */
+export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: RouteOptions): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const params = route.schema?.params;
+  let hasUuidParam = false;
+  if (params instanceof z.ZodType) hasUuidParam = UUID_FORMAT.test(JSON.stringify(z.toJSONSchema(params, { io: 'input' })));
+  for (const method of methods) {
+    if (method === 'HEAD') continue;
+    app.routeTable.push({
+      interface: name,
+      method,
+      url: route.url,
+      permission: route.config?.permission,
+      hasUuidParam,
+    });
+  }
+}

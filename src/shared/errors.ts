@@ -1,0 +1,52 @@
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The one error type a module throws; the error handler turns it into the wire envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const errors = {
+  badRequest: (code: string, message: string, details?: ErrorDetail[]) => new AppError(400, code, message, details),
+  validation: (message: string, details: ErrorDetail[]) => new AppError(400, 'validation_failed', message, details),
+  unauthorized: (message = 'a valid API key is required', code = 'unauthorized') => new AppError(401, code, message),
+  forbidden: (message = 'this key is not allowed to do that', code = 'forbidden') => new AppError(403, code, message),
+  notFound: (entity: string) => new AppError(404, `${entity}_not_found`, `${entity.replace(/_/g, ' ')} not found`),
+  conflict: (code: string, message: string) => new AppError(409, code, message),
+  unprocessable: (code: string, message: string) => new AppError(422, code, message),
+};
+
+/** The SQLSTATE of a driver error, looking through the wrappers Drizzle puts around it. */
+export function pgErrorCode(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export const PG_UNIQUE_VIOLATION = '23505';
+export const PG_FOREIGN_KEY_VIOLATION = '23503';
+
+/** Runs a write and turns a unique-constraint violation into the given 409. */
+export async function uniqueOr<T>(work: Promise<T>, conflict: () => AppError): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw conflict();
+    throw err;
+  }
+}

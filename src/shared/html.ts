@@ -1,0 +1,44 @@
+import sanitizeHtml from 'sanitize-html';
+
+// Rich text written by editors: formatting, links, images, no scripts or event handlers.
+const richText: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p', 'br', 'hr', 'b', 'strong', 'i', 'em', 'u', 's', 'sub', 'sup', 'small', 'mark', 'span', 'a',
+    'ul', 'ol', 'li', 'blockquote', 'q', 'cite', 'code', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+    'figure', 'figcaption', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'abbr', 'time',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title', 'target', 'rel'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    time: ['datetime'],
+    abbr: ['title'],
+    '*': ['lang', 'dir', 'class'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowProtocolRelative: false,
+};
+
+// Icons: static SVG shapes only; no script, foreignObject, external references or handlers.
+const svgShapeAttrs = [
+  'fill', 'fill-rule', 'clip-rule', 'stroke', 'stroke-width', 'stroke-linecap', 'stroke-linejoin',
+  'stroke-miterlimit', 'opacity', 'fill-opacity', 'stroke-opacity', 'transform', 'class',
+];
+const svgIcon: sanitizeHtml.IOptions = {
+  allowedTags: ['svg', 'g', 'path', 'circle', 'ellipse', 'rect', 'line', 'polyline', 'polygon', 'title', 'desc'],
+  allowedAttributes: {
+    svg: ['xmlns', 'viewBox', 'width', 'height', 'role', 'aria-hidden', 'aria-label', ...svgShapeAttrs],
+    g: svgShapeAttrs,
+    path: ['d', ...svgShapeAttrs],
+    circle: ['cx', 'cy', 'r', ...svgShapeAttrs],
+    ellipse: ['cx', 'cy', 'rx', 'ry', ...svgShapeAttrs],
+    rect: ['x', 'y', 'width', 'height', 'rx', 'ry', ...svgShapeAttrs],
+    line: ['x1', 'y1', 'x2', 'y2', ...svgShapeAttrs],
+    polyline: ['points', ...svgShapeAttrs],
+    polygon: ['points', ...svgShapeAttrs],
+  },
+  allowedSchemes: [],
+  parser: { lowerCaseAttributeNames: false, lowerCaseTags: false },
+};
+
+export const sanitizeRichText = (html: string): string => sanitizeHtml(html, richText);
+export const sanitizeSvg = (svg: string): string => sanitizeHtml(svg, svgIcon);

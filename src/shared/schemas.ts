@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+export const uuid = z.uuid();
+
+/** A timestamp as the service writes it: ISO 8601, UTC, milliseconds. */
+export const isoTimestamp = z.iso.datetime().meta({ example: '2026-11-21T22:44:08.123Z' });
+
+/** A timestamp as a client may send it: any ISO 8601 offset, normalised to a UTC Date. */
+export const timestampInput = z.iso
+  .datetime({ offset: true })
+  .transform((value) => new Date(value))
+  .meta({ example: '2026-11-21T23:44:08.123+01:00' });
+
+export const locale = z
+  .string()
+  .regex(/^[a-z]{2,3}(-[A-Z][a-zA-Z]{1,3}|-\d{3})?$/, 'must be a language code such as en or fr-CH')
+  .describe('Language code (BCP 47 subset: en, fr-CH, ...)');
+
+/** An integer sent in a query string: digits only, then bounds; "1e2", "-1" and "" are refused. */
+export const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `must be an integer between ${min} and ${max}`)
+    .transform(Number)
+    .pipe(z.int().min(min).max(max));
+
+const cursor = z.string().min(1).max(512).describe('Opaque cursor taken from meta.next or meta.previous');
+
+export const pagingQuery = z.object({
+  limit: queryInt(1, 100).default(20).describe('Page size, 1 to 100 (default 20)'),
+  after: cursor.optional(),
+  before: cursor.optional(),
+});
+export type PagingQuery = z.output<typeof pagingQuery>;
+
+export const pagingMeta = z
+  .object({
+    base: z.string().describe('This listing without a cursor'),
+    next: z.string().nullable().describe('Link to the next page; null on the last'),
+    previous: z.string().nullable().describe('Link to the previous page; null on the first'),
+  })
+  .meta({ id: 'PagingMeta' });
+
+export const dataOf = <S extends z.ZodType>(schema: S) => z.object({ data: schema });
+export const listOf = <S extends z.ZodType>(schema: S) => z.object({ data: z.array(schema), meta: pagingMeta });
+
+export const errorBody = z
+  .object({
+    error: z.string().describe('A sentence for people'),
+    code: z.string().describe('A stable snake_case identifier for programs'),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Error' });
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
+
+/** Response schemas for the error statuses a route documents, all the same envelope. */
+export const errorResponses = (...statuses: ErrorStatus[]) =>
+  Object.fromEntries(statuses.map((s) => [s, errorBody])) as Record<ErrorStatus, typeof errorBody>;
+
+export const idParams = z.object({ id: uuid });
+
+export const noContent = z.void().describe('No content');

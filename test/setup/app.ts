@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type App, buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { type Database, createDatabase } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import { withDatabase } from './global-setup.js';
+
+export interface TestDatabase {
+  database: Database;
+  drop: () => Promise<void>;
+}
+
+/** A database of this test file's own: a clone of the migrated template, or a fresh PGlite. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.TEST_DATABASE_URL;
+  const template = inject('templateDatabase');
+  if (!url || !template) {
+    const database = await createDatabase({});
+    await migrate(database);
+    return { database, drop: async () => {} };
+  }
+  const name = `mps_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${template}`);
+  } finally {
+    await admin.end();
+  }
+  const database = await createDatabase({ databaseUrl: withDatabase(url, name), poolSize: 5 });
+  return {
+    database,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }), ...overrides };
+}
+
+export interface TestContext {
+  app: App;
+  database: Database;
+  close: () => Promise<void>;
+}
+
+/** The real app over a test database; call close() in afterAll. */
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  extra: Omit<Parameters<typeof buildApp>[0], 'config' | 'database'> = {},
+): Promise<TestContext> {
+  const { database, drop } = await createTestDatabase();
+  const app = await buildApp({ config: testConfig(overrides), database, ...extra });
+  await app.ready();
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}
