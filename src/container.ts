@@ -2,14 +2,16 @@ import type { Logger } from 'pino';
 import type { Db } from './db/client.js';
 import { serviceSecret } from './db/secrets.js';
 import { createCoreServices } from './modules/core/index.js';
+import { createOAuthServices, issuerFor } from './modules/oauth/index.js';
 import { Paginator } from './shared/paging.js';
 
 /** The composition root: every module's services, built once over one database. */
-export async function createServices(deps: { db: Db; logger: Logger }) {
+export async function createServices(deps: { db: Db; logger: Logger; publicBaseUrl?: string | undefined }) {
   const pager = new Paginator(await serviceSecret(deps.db, 'cursor_hmac_key'));
   return {
     pager,
     core: createCoreServices({ db: deps.db, pager, logger: deps.logger }),
+    oauth: createOAuthServices({ db: deps.db, pager, issuer: issuerFor(deps.publicBaseUrl) }),
   };
 }
 

@@ -4,3 +4,6 @@ export * from '../modules/core/tenancy/tenancy.table.js';
 export * from '../modules/core/api-keys/api-keys.table.js';
 export * from '../modules/core/categories/categories.table.js';
 export * from '../modules/core/references/references.table.js';
+export * from '../modules/oauth/oauth.table.js';
+export * from '../modules/community/profile-types/profile-types.table.js';
+export * from '../modules/publisher/topics/topics.table.js';

@@ -9,6 +9,9 @@ export interface RouteEntry {
   method: string;
   url: string;
   permission: Permission | undefined;
+  /** Reader routes: the scope the token must carry, or anonymous. */
+  scope: string | undefined;
+  anonymous: boolean;
   hasUuidParam: boolean;
 }
 
@@ -34,6 +37,8 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
       method,
       url: route.url,
       permission: route.config?.permission,
+      scope: route.config?.scope,
+      anonymous: route.config?.anonymous ?? false,
       hasUuidParam,
     });
   }

@@ -9,6 +9,9 @@ export const isoTimestamp = z.iso.datetime().meta({ example: '2026-11-21T22:44:0
 export const timestampInput = z.iso
   .datetime({ offset: true })
   .transform((value) => new Date(value))
+  // In UTC the year must keep four digits: past 9999 it cannot be written back as ISO 8601,
+  // and years below 100 come back from the database shifted by JavaScript's date parser.
+  .refine((date) => date.getUTCFullYear() >= 1000 && date.getUTCFullYear() <= 9999, 'must fall between the years 1000 and 9999 in UTC')
   .meta({ example: '2026-11-21T23:44:08.123+01:00' });
 
 export const locale = z
@@ -52,7 +55,7 @@ export const errorBody = z
   })
   .meta({ id: 'Error' });
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502;
 
 /** Response schemas for the error statuses a route documents, all the same envelope. */
 export const errorResponses = (...statuses: ErrorStatus[]) =>

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Services } from '../../container.js';
 import { coreBackofficeRoutes } from '../../modules/core/index.js';
+import { oauthBackofficeRoutes } from '../../modules/oauth/index.js';
 import { apiKeyAuth } from '../../plugins/api-key-auth.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
@@ -32,4 +33,5 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
   });
 
   await app.register(coreBackofficeRoutes, { prefix: '/core/v2', core: services.core });
+  await app.register(oauthBackofficeRoutes, { prefix: '/core/v2/oauth', oauth: services.oauth });
 };

@@ -1,14 +1,45 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { coreReaderRoutes } from '../../modules/core/index.js';
+import { bearerErrors, oauthReaderRoutes } from '../../modules/oauth/index.js';
+import { applyRateLimit } from '../../plugins/rate-limit.js';
+import { readerAuth } from '../../plugins/reader-auth.js';
 import { recordRoutes } from '../../plugins/route-table.js';
 import type { TreeOptions } from '../backoffice/index.js';
 
-/** The Reader interface at /api/media/v1: paging links are absolute URLs. */
-export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config }) => {
+/**
+ * The Reader interface at /api/media/v1: x-service-media-id and a bearer token with the
+ * route's scope, rate limits per token subject, absolute paging links.
+ */
+export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis }) => {
   app.addHook('onRoute', (route) => {
-    route.schema = { ...route.schema, security: [{ bearer: [] }] };
+    const { anonymous, scope } = route.config ?? {};
+    // Fail at start-up rather than ship a Reader route nobody thought to protect.
+    if (!anonymous && !scope) throw new Error(`Reader route ${route.method} ${route.url} declares no scope`);
+    const security = route.schema?.security ?? (anonymous ? [] : [{ bearer: [scope!] }]);
+    route.schema = { ...route.schema, security };
     recordRoutes(app, 'reader', route);
   });
   app.addHook('onRequest', async (req) => {
     req.linkOrigin = config.publicBaseUrl ?? `${req.protocol}://${req.host}`;
   });
+  app.addHook(
+    'onRequest',
+    readerAuth({
+      mediaExists: async (id) => Boolean(await services.core.tenancy.findMedia(id)),
+      verify: services.oauth.verifier.verify,
+      errors: bearerErrors,
+    }),
+  );
+  await applyRateLimit(app, {
+    max: config.rateLimit.reader,
+    keyGenerator: (req) => (req.bearer ? `sub:${req.bearer.subject}` : `ip:${req.ip}`),
+    redis,
+    namespace: 'reader',
+  });
+
+  await app.register(oauthReaderRoutes, {
+    prefix: '/oauth',
+    oauth: { ...services.oauth, tokenRateLimit: config.rateLimit.token },
+  });
+  await app.register(coreReaderRoutes, { core: services.core });
 };

@@ -6,6 +6,7 @@ import { apiKeysBackofficeRoutes } from './api-keys/api-keys.backoffice.routes.j
 import { createApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { createApiKeysService } from './api-keys/api-keys.service.js';
 import { categoriesBackofficeRoutes } from './categories/categories.backoffice.routes.js';
+import { categoriesReaderRoutes } from './categories/categories.reader.routes.js';
 import { createCategoriesRepository } from './categories/categories.repository.js';
 import { createCategoriesService } from './categories/categories.service.js';
 import { referencesBackofficeRoutes } from './references/references.backoffice.routes.js';
@@ -37,4 +38,9 @@ export const coreBackofficeRoutes: FastifyPluginAsyncZod<{ core: CoreServices }>
   await app.register(apiKeysBackofficeRoutes, { apiKeys: core.apiKeys });
   await app.register(categoriesBackofficeRoutes, { categories: core.categories });
   await app.register(referencesBackofficeRoutes, { references: core.references });
+};
+
+/** Core's Reader routes under /api/media/v1. */
+export const coreReaderRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> = async (app, { core }) => {
+  await app.register(categoriesReaderRoutes, { categories: core.categories, tenancy: core.tenancy });
 };

@@ -1,3 +1,4 @@
+import { pickLocale } from '../../../shared/locales.js';
 import { iso, isoOrNull } from '../../../shared/time.js';
 import type { CategoryWithLocales } from './categories.repository.js';
 
@@ -16,3 +17,16 @@ export const toBackofficeCategory = (row: CategoryWithLocales) => ({
   updated_at: iso(row.updatedAt),
   deleted_at: isoOrNull(row.deletedAt),
 });
+
+/** Reader view (spec 2.4): one language, chosen by the request. */
+export const toReaderCategory = (row: CategoryWithLocales, requested: string | undefined, fallback: string) => {
+  const { entry, meta } = pickLocale(row.locales, requested, fallback);
+  return {
+    id: row.id,
+    name: entry?.name ?? null,
+    description: entry?.description ?? null,
+    svg_icon: row.svgIcon,
+    meta: { locales: meta },
+    updated_at: iso(row.updatedAt),
+  };
+};

@@ -40,22 +40,42 @@ const withLocales = {
 
 export function createCategoriesRepository(pager: Paginator) {
   return {
-    async list(db: Executor, mediaId: string, query: PagingQuery) {
-      const plan = pager.plan(order, `categories:${mediaId}`, query);
+    /** Live categories; `published` leaves out archived ones too (what readers see). */
+    async list(db: Executor, mediaId: string, query: PagingQuery, view: 'all' | 'published' = 'all') {
+      const plan = pager.plan(order, `categories:${view}:${mediaId}`, query);
       const rows = await db
         .select(withLocales)
         .from(categories)
-        .where(and(eq(categories.mediaId, mediaId), isNull(categories.deletedAt), plan.where))
+        .where(
+          and(
+            eq(categories.mediaId, mediaId),
+            isNull(categories.deletedAt),
+            view === 'published' ? eq(categories.isArchived, false) : undefined,
+            plan.where,
+          ),
+        )
         .orderBy(...plan.orderBy)
         .limit(plan.limit);
       return plan.finish(rows);
     },
 
-    async find(db: Executor, mediaId: string, id: string): Promise<CategoryWithLocales | undefined> {
+    async find(
+      db: Executor,
+      mediaId: string,
+      id: string,
+      view: 'all' | 'published' = 'all',
+    ): Promise<CategoryWithLocales | undefined> {
       const [row] = await db
         .select(withLocales)
         .from(categories)
-        .where(and(eq(categories.id, id), eq(categories.mediaId, mediaId), isNull(categories.deletedAt)));
+        .where(
+          and(
+            eq(categories.id, id),
+            eq(categories.mediaId, mediaId),
+            isNull(categories.deletedAt),
+            view === 'published' ? eq(categories.isArchived, false) : undefined,
+          ),
+        );
       return row;
     },
 

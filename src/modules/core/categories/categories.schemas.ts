@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { localesMeta } from '../../../shared/locales.js';
 import { isoTimestamp, locale, uuid } from '../../../shared/schemas.js';
 
 export const categoryLocaleSchema = z
@@ -60,3 +61,14 @@ export const categoryUpdateBody = z
 export type CategoryCreate = z.output<typeof categoryCreateBody>;
 export type CategoryUpdate = z.output<typeof categoryUpdateBody>;
 export type CategoryLocaleInput = z.output<typeof localeInput>;
+
+export const readerCategorySchema = z
+  .object({
+    id: uuid,
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    svg_icon: z.string().nullable(),
+    meta: z.object({ locales: localesMeta }),
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: 'ReaderCategory' });

@@ -39,6 +39,15 @@ export function createCategoriesService(deps: { db: Db; repo: CategoriesReposito
 
     get: (mediaId: string, id: string) => load(db, mediaId, id),
 
+    /** What readers see: live, not archived. */
+    listPublished: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query, 'published'),
+
+    async getPublished(mediaId: string, id: string) {
+      const row = await repo.find(db, mediaId, id, 'published');
+      if (!row) throw notFound();
+      return row;
+    },
+
     async create(mediaId: string, input: CategoryCreate) {
       await checkLocales(mediaId, input.locales);
       return db.transaction(async (tx) => {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../../db/client.js';
 import { errors } from '../../../shared/errors.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
@@ -21,6 +22,9 @@ export interface NewMedia {
 export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) {
   const { db, repo } = deps;
 
+  // Media rows change rarely and are read on every Reader request for locale defaults.
+  const cache = new LRUCache<string, MediaRow>({ max: 10_000, ttl: 30_000 });
+
   const loadMedia = async (mediaId: string): Promise<MediaRow> => {
     const row = await repo.findMedia(db, mediaId);
     if (!row) throw errors.notFound('media');
@@ -30,7 +34,19 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) 
   return {
     getMedia: loadMedia,
 
+    /** The media, cached for a few seconds: for defaults such as the fallback locale. */
+    async cachedMedia(mediaId: string): Promise<MediaRow> {
+      const hit = cache.get(mediaId);
+      if (hit) return hit;
+      const row = await loadMedia(mediaId);
+      cache.set(mediaId, row);
+      return row;
+    },
+
     firstMedia: () => repo.firstMedia(db),
+
+    /** The media or undefined, without throwing: for existence checks. */
+    findMedia: (mediaId: string) => repo.findMedia(db, mediaId),
 
     /** A media with its first workspace and the default statuses, in one transaction. */
     async createMedia(input: NewMedia) {
@@ -56,6 +72,7 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) 
       }
       const row = await repo.updateMedia(db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales });
       if (!row) throw errors.notFound('media');
+      cache.delete(mediaId);
       return row;
     },
 

@@ -1,0 +1,38 @@
+import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idColumn, timestamps } from '../../../db/columns.js';
+import { media } from '../../core/tenancy/tenancy.table.js';
+
+/** What a community profile is (event, organization, person, project) and which contact fields it has. */
+export const profileTypes = pgTable(
+  'profile_types',
+  {
+    id: idColumn(),
+    mediaId: uuid('media_id')
+      .notNull()
+      .references(() => media.id),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    hasPhone: boolean('has_phone').notNull().default(false),
+    hasEmail: boolean('has_email').notNull().default(false),
+    hasBluesky: boolean('has_bluesky').notNull().default(false),
+    hasLinkedin: boolean('has_linkedin').notNull().default(false),
+    hasWebsite: boolean('has_website').notNull().default(false),
+    hasFacebook: boolean('has_facebook').notNull().default(false),
+    hasTwitter: boolean('has_twitter').notNull().default(false),
+    hasInstagram: boolean('has_instagram').notNull().default(false),
+    hasCountry: boolean('has_country').notNull().default(false),
+    hasState: boolean('has_state').notNull().default(false),
+    hasCity: boolean('has_city').notNull().default(false),
+    hasStreet: boolean('has_street').notNull().default(false),
+    hasLocation: boolean('has_location').notNull().default(false),
+    metadata: jsonb('metadata').$type<Array<{ key: string; value: string }>>().notNull().default([]),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('profile_types_media_key_uq').on(t.mediaId, t.key),
+    index('profile_types_media_page_idx').on(t.mediaId, t.insertedAt, t.id),
+  ],
+);
+
+export type ProfileTypeRow = typeof profileTypes.$inferSelect;

@@ -1,0 +1,164 @@
+import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
+import { type ReaderPrincipal, type Scope, isScope } from '../../shared/scopes.js';
+import type { ClientsService } from './clients.service.js';
+import { sha256 } from './clients.service.js';
+import { bearerErrors } from './oauth.errors.js';
+import type { OAuthProviderRow } from './oauth.table.js';
+import { fetchUserInfo } from './provider-client.js';
+import type { ProvidersService } from './providers.service.js';
+import { SIGNING_ALG, type SigningKeysService } from './signing-keys.service.js';
+import { audienceFor } from './tokens.service.js';
+
+// Asymmetric algorithms only: `none` and HMAC (the "HS256 signed with a public key"
+// confusion) are refused before any key is looked at.
+const PROVIDER_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+const CLOCK_SKEW_SECONDS = 60;
+const MAX_TOKEN_LENGTH = 8192;
+
+const scopesOf = (value: unknown, fallback: readonly string[] = []): Scope[] =>
+  (typeof value === 'string' ? value.split(' ') : [...fallback]).filter(isScope);
+
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/**
+ * Turns a bearer token into a principal for one media: our own ES256 tokens (client
+ * credentials), identity-provider JWTs (checked against its JWKS), or opaque provider
+ * tokens (checked at its userinfo endpoint, cached briefly).
+ */
+export function createBearerVerifier(deps: {
+  issuer: string;
+  keys: SigningKeysService;
+  clients: ClientsService;
+  providers: ProvidersService;
+}) {
+  const { issuer, keys, clients, providers } = deps;
+  const providerCache = new LRUCache<string, OAuthProviderRow[]>({ max: 1000, ttl: 10_000 });
+  const jwksCache = new LRUCache<string, JWTVerifyGetKey>({ max: 1000, ttl: 3_600_000 });
+  const clientCache = new LRUCache<string, boolean>({ max: 10_000, ttl: 10_000 });
+  // Opaque tokens: a positive answer is kept a minute, a refusal a few seconds.
+  const userinfoCache = new LRUCache<string, ReaderPrincipal | false>({ max: 10_000, ttl: 60_000 });
+
+  const liveProviders = async (mediaId: string) => {
+    let rows = providerCache.get(mediaId);
+    if (!rows) {
+      rows = await providers.live(mediaId);
+      providerCache.set(mediaId, rows);
+    }
+    return rows;
+  };
+
+  const clientIsLive = async (id: string) => {
+    let live = clientCache.get(id);
+    if (live === undefined) {
+      live = Boolean(await clients.findLive(id));
+      clientCache.set(id, live);
+    }
+    return live;
+  };
+
+  const verifyOwn = async (mediaId: string, token: string, kid: string | undefined): Promise<ReaderPrincipal> => {
+    const key = kid ? await keys.verificationKey(mediaId, kid) : undefined;
+    if (!key) throw bearerErrors.invalid();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, key, {
+        issuer,
+        audience: audienceFor(mediaId),
+        algorithms: [SIGNING_ALG],
+        typ: 'at+jwt',
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        requiredClaims: ['exp', 'iat', 'jti', 'sub'],
+      }));
+    } catch {
+      throw bearerErrors.invalid();
+    }
+    const clientId = str(payload.client_id);
+    if (payload.media !== mediaId || !clientId || !(await clientIsLive(clientId))) throw bearerErrors.invalid();
+    return { kind: 'client', mediaId, subject: `client:${clientId}`, scopes: scopesOf(payload.scope), clientId };
+  };
+
+  const verifyProviderJwt = async (mediaId: string, token: string, iss: string): Promise<ReaderPrincipal> => {
+    const provider = (await liveProviders(mediaId)).find((p) => p.issuer === iss && p.jwksUri);
+    if (!provider) throw bearerErrors.invalid();
+    let jwks = jwksCache.get(provider.id);
+    if (!jwks) {
+      jwks = createRemoteJWKSet(new URL(provider.jwksUri!), { timeoutDuration: 5_000, cooldownDuration: 30_000 });
+      jwksCache.set(provider.id, jwks);
+    }
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, jwks, {
+        issuer: provider.issuer,
+        audience: provider.audience ?? provider.clientId,
+        algorithms: PROVIDER_ALGS,
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        requiredClaims: ['exp', 'sub'],
+      }));
+    } catch {
+      throw bearerErrors.invalid();
+    }
+    return {
+      kind: 'reader',
+      mediaId,
+      subject: `${provider.id}:${payload.sub}`,
+      scopes: scopesOf(undefined, provider.scopes),
+      providerId: provider.id,
+      sub: payload.sub!,
+      email: str(payload.email),
+      name: str(payload.name),
+    };
+  };
+
+  const verifyOpaque = async (mediaId: string, token: string): Promise<ReaderPrincipal> => {
+    const cacheKey = `${mediaId}:${sha256(token)}`;
+    const cached = userinfoCache.get(cacheKey);
+    if (cached) return cached;
+    if (cached === false) throw bearerErrors.invalid();
+    for (const provider of await liveProviders(mediaId)) {
+      if (!provider.userinfoEndpoint) continue;
+      const info = await fetchUserInfo(provider.userinfoEndpoint, token);
+      if (info) {
+        const principal: ReaderPrincipal = {
+          kind: 'reader',
+          mediaId,
+          subject: `${provider.id}:${info.sub}`,
+          scopes: scopesOf(undefined, provider.scopes),
+          providerId: provider.id,
+          sub: info.sub,
+          email: info.email,
+          name: info.name,
+        };
+        userinfoCache.set(cacheKey, principal);
+        return principal;
+      }
+    }
+    userinfoCache.set(cacheKey, false, { ttl: 5_000 });
+    throw bearerErrors.invalid();
+  };
+
+  return {
+    async verify(mediaId: string, token: string): Promise<ReaderPrincipal> {
+      if (token.length > MAX_TOKEN_LENGTH) throw bearerErrors.invalid();
+      let header: { alg?: string; kid?: string };
+      let payload: JWTPayload;
+      try {
+        header = decodeProtectedHeader(token);
+        payload = decodeJwt(token);
+      } catch {
+        // Not a JWT: an opaque provider token, or garbage.
+        return verifyOpaque(mediaId, token);
+      }
+      if (payload.iss === issuer) return verifyOwn(mediaId, token, header.kid);
+      if (typeof payload.iss !== 'string') throw bearerErrors.invalid();
+      return verifyProviderJwt(mediaId, token, payload.iss);
+    },
+
+    /** Forget cached providers of a media (they changed). */
+    providersChanged: (mediaId: string) => providerCache.delete(mediaId),
+    /** Forget a client's cached liveness (it was revoked). */
+    clientChanged: (clientId: string) => clientCache.delete(clientId),
+  };
+}
+
+export type BearerVerifier = ReturnType<typeof createBearerVerifier>;

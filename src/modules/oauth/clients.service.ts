@@ -1,0 +1,63 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../db/client.js';
+import { errors } from '../../shared/errors.js';
+import type { PagingQuery } from '../../shared/schemas.js';
+import type { OAuthRepository } from './oauth.repository.js';
+import type { OAuthClientCreate } from './oauth.schemas.js';
+import type { OAuthClientRow } from './oauth.table.js';
+
+export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createClientsService(deps: { db: Db; repo: OAuthRepository; onRevoke: (clientId: string) => void }) {
+  const { db, repo, onRevoke } = deps;
+  return {
+    async create(mediaId: string, input: OAuthClientCreate) {
+      const secret = `mpc_${randomBytes(32).toString('base64url')}`;
+      const row = await repo.insertClient(db, {
+        mediaId,
+        name: input.name,
+        scopes: input.scopes,
+        secretHash: sha256(secret),
+        secretPrefix: secret.slice(0, 8),
+      });
+      return { row, secret };
+    },
+
+    list: (mediaId: string, query: PagingQuery) => repo.listClients(db, mediaId, query),
+
+    async get(mediaId: string, id: string) {
+      const row = await repo.findClient(db, id);
+      if (!row || row.mediaId !== mediaId) throw errors.notFound('oauth_client');
+      return row;
+    },
+
+    /** Revokes the client and every refresh token it holds; its access tokens stop at once. */
+    async revoke(mediaId: string, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const row = await repo.revokeClient(tx, mediaId, id);
+        if (!row) throw errors.notFound('oauth_client');
+        await repo.revokeClientRefreshTokens(tx, id);
+      });
+      onRevoke(id);
+    },
+
+    /** A live client of any media by id, or undefined. */
+    async findLive(id: string): Promise<OAuthClientRow | undefined> {
+      if (!UUID.test(id)) return undefined;
+      const row = await repo.findClient(db, id);
+      return row && !row.revokedAt ? row : undefined;
+    },
+
+    /** The live client whose secret matches, compared in constant time; undefined otherwise. */
+    async authenticate(id: string, secret: string): Promise<OAuthClientRow | undefined> {
+      const row = await this.findLive(id);
+      if (!row) return undefined;
+      const given = Buffer.from(sha256(secret), 'hex');
+      const stored = Buffer.from(row.secretHash, 'hex');
+      return given.length === stored.length && timingSafeEqual(given, stored) ? row : undefined;
+    },
+  };
+}
+
+export type ClientsService = ReturnType<typeof createClientsService>;

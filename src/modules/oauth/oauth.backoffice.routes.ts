@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { list, one } from '../../shared/envelopes.js';
+import { dataOf, errorResponses, idParams, isoTimestamp, listOf, noContent, pagingQuery, uuid } from '../../shared/schemas.js';
+import { iso, isoOrNull } from '../../shared/time.js';
+import type { ClientsService } from './clients.service.js';
+import { toOAuthClient, toOAuthProvider } from './oauth.mappers.js';
+import {
+  createdOAuthClientSchema,
+  oauthClientCreateBody,
+  oauthClientSchema,
+  oauthProviderCreateBody,
+  oauthProviderSchema,
+} from './oauth.schemas.js';
+import type { ProvidersService } from './providers.service.js';
+import type { SigningKeysService } from './signing-keys.service.js';
+
+const signingKeySchema = z
+  .object({
+    kid: uuid,
+    alg: z.string(),
+    active: z.boolean().describe('Signs new tokens'),
+    retire_at: isoTimestamp.nullable().describe('When it leaves the JWKS; null while it is the signer'),
+    inserted_at: isoTimestamp,
+  })
+  .meta({ id: 'SigningKey' });
+
+export interface OAuthBackofficeDeps {
+  clients: ClientsService;
+  providers: ProvidersService;
+  keys: SigningKeysService;
+}
+
+/** /core/v2/oauth: the media's OAuth clients, identity providers and token signing keys. */
+export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackofficeDeps }> = async (app, { oauth }) => {
+  const { clients, providers, keys } = oauth;
+  const clientTags = ['Core: OAuth clients'];
+
+  app.get('/clients', {
+    config: { permission: 'admin:read' },
+    schema: {
+      tags: clientTags,
+      summary: 'List OAuth clients',
+      querystring: pagingQuery,
+      response: { 200: listOf(oauthClientSchema), ...errorResponses(400, 401, 403, 429) },
+    },
+    handler: async (req) => list(req, await clients.list(req.principal.mediaId, req.query), toOAuthClient),
+  });
+
+  app.post('/clients', {
+    config: { permission: 'admin:write' },
+    schema: {
+      tags: clientTags,
+      summary: 'Register an OAuth client',
+      description: 'data.id is the client_id; data.secret is the client_secret, shown only here (stored as a hash).',
+      body: oauthClientCreateBody,
+      response: { 201: dataOf(createdOAuthClientSchema), ...errorResponses(400, 401, 403, 413, 415, 429) },
+    },
+    handler: async (req, reply) => {
+      const { row, secret } = await clients.create(req.principal.mediaId, req.body);
+      return reply.status(201).send(one({ ...toOAuthClient(row), secret }));
+    },
+  });
+
+  app.get('/clients/:id', {
+    config: { permission: 'admin:read' },
+    schema: {
+      tags: clientTags,
+      summary: 'OAuth client by id',
+      params: idParams,
+      response: { 200: dataOf(oauthClientSchema), ...errorResponses(400, 401, 403, 404, 429) },
+    },
+    handler: async (req) => one(toOAuthClient(await clients.get(req.principal.mediaId, req.params.id))),
+  });
+
+  app.delete('/clients/:id', {
+    config: { permission: 'admin:write' },
+    schema: {
+      tags: clientTags,
+      summary: 'Revoke an OAuth client',
+      description: 'Its access tokens are refused from then on and its refresh tokens are revoked.',
+      params: idParams,
+      response: { 204: noContent, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+    handler: async (req, reply) => {
+      await clients.revoke(req.principal.mediaId, req.params.id);
+      return reply.status(204).send();
+    },
+  });
+
+  const providerTags = ['Core: OAuth providers'];
+
+  app.get('/providers', {
+    config: { permission: 'admin:read' },
+    schema: {
+      tags: providerTags,
+      summary: 'List identity providers',
+      description: 'client_secret is never shown.',
+      querystring: pagingQuery,
+      response: { 200: listOf(oauthProviderSchema), ...errorResponses(400, 401, 403, 429) },
+    },
+    handler: async (req) => list(req, await providers.list(req.principal.mediaId, req.query), toOAuthProvider),
+  });
+
+  app.post('/providers', {
+    config: { permission: 'admin:write' },
+    schema: {
+      tags: providerTags,
+      summary: 'Register an identity provider',
+      body: oauthProviderCreateBody,
+      response: { 201: dataOf(oauthProviderSchema), ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
+    },
+    handler: async (req, reply) =>
+      reply.status(201).send(one(toOAuthProvider(await providers.create(req.principal.mediaId, req.body)))),
+  });
+
+  app.get('/providers/:id', {
+    config: { permission: 'admin:read' },
+    schema: {
+      tags: providerTags,
+      summary: 'Identity provider by id',
+      params: idParams,
+      response: { 200: dataOf(oauthProviderSchema), ...errorResponses(400, 401, 403, 404, 429) },
+    },
+    handler: async (req) => one(toOAuthProvider(await providers.get(req.principal.mediaId, req.params.id))),
+  });
+
+  app.delete('/providers/:id', {
+    config: { permission: 'admin:write' },
+    schema: {
+      tags: providerTags,
+      summary: 'Remove an identity provider',
+      description: 'Its tokens are refused from then on.',
+      params: idParams,
+      response: { 204: noContent, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+    handler: async (req, reply) => {
+      await providers.remove(req.principal.mediaId, req.params.id);
+      return reply.status(204).send();
+    },
+  });
+
+  const keyTags = ['Core: OAuth signing keys'];
+  const toSigningKey = (row: { id: string; alg: string; retireAt: Date | null; insertedAt: Date }, index: number) => ({
+    kid: row.id,
+    alg: row.alg,
+    active: index === 0,
+    retire_at: isoOrNull(row.retireAt),
+    inserted_at: iso(row.insertedAt),
+  });
+
+  app.get('/signing-keys', {
+    config: { permission: 'admin:read' },
+    schema: {
+      tags: keyTags,
+      summary: 'Live token signing keys',
+      description: 'The keys in the JWKS, newest (the signer) first. Private parts are never shown.',
+      response: { 200: z.object({ data: z.array(signingKeySchema) }), ...errorResponses(401, 403, 429) },
+    },
+    handler: async (req) => ({ data: (await keys.list(req.principal.mediaId)).map(toSigningKey) }),
+  });
+
+  app.post('/signing-keys/rotate', {
+    config: { permission: 'admin:write' },
+    schema: {
+      tags: keyTags,
+      summary: 'Rotate the token signing key',
+      description:
+        'A new key signs from now on. Older keys stay in the JWKS and keep verifying until the tokens they signed have expired.',
+      response: { 200: z.object({ data: z.array(signingKeySchema) }), ...errorResponses(401, 403, 429) },
+    },
+    handler: async (req) => ({ data: (await keys.rotate(req.principal.mediaId)).map(toSigningKey) }),
+  });
+};

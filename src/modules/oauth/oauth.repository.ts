@@ -1,0 +1,167 @@
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { type Paginator, newestFirst } from '../../shared/paging.js';
+import type { PagingQuery } from '../../shared/schemas.js';
+import {
+  type OAuthClientRow,
+  type OAuthProviderRow,
+  type OAuthRefreshTokenRow,
+  type OAuthSigningKeyRow,
+  oauthClients,
+  oauthProviders,
+  oauthRefreshTokens,
+  oauthSigningKeys,
+} from './oauth.table.js';
+
+const clientOrder = newestFirst<OAuthClientRow>(oauthClients);
+const providerOrder = newestFirst<OAuthProviderRow>(oauthProviders);
+
+export function createOAuthRepository(pager: Paginator) {
+  return {
+    // --- clients
+    async listClients(db: Executor, mediaId: string, query: PagingQuery) {
+      const plan = pager.plan(clientOrder, `oauth_clients:${mediaId}`, query);
+      const rows = await db
+        .select()
+        .from(oauthClients)
+        .where(and(eq(oauthClients.mediaId, mediaId), plan.where))
+        .orderBy(...plan.orderBy)
+        .limit(plan.limit);
+      return plan.finish(rows);
+    },
+
+    async findClient(db: Executor, id: string): Promise<OAuthClientRow | undefined> {
+      const [row] = await db.select().from(oauthClients).where(eq(oauthClients.id, id));
+      return row;
+    },
+
+    async insertClient(db: Executor, values: typeof oauthClients.$inferInsert): Promise<OAuthClientRow> {
+      const [row] = await db.insert(oauthClients).values(values).returning();
+      return row!;
+    },
+
+    async revokeClient(db: Executor, mediaId: string, id: string): Promise<OAuthClientRow | undefined> {
+      const [row] = await db
+        .update(oauthClients)
+        .set({ revokedAt: sql`coalesce(${oauthClients.revokedAt}, now())` })
+        .where(and(eq(oauthClients.id, id), eq(oauthClients.mediaId, mediaId)))
+        .returning();
+      return row;
+    },
+
+    // --- providers
+    async listProviders(db: Executor, mediaId: string, query: PagingQuery) {
+      const plan = pager.plan(providerOrder, `oauth_providers:${mediaId}`, query);
+      const rows = await db
+        .select()
+        .from(oauthProviders)
+        .where(and(eq(oauthProviders.mediaId, mediaId), isNull(oauthProviders.deletedAt), plan.where))
+        .orderBy(...plan.orderBy)
+        .limit(plan.limit);
+      return plan.finish(rows);
+    },
+
+    async liveProviders(db: Executor, mediaId: string): Promise<OAuthProviderRow[]> {
+      return db
+        .select()
+        .from(oauthProviders)
+        .where(and(eq(oauthProviders.mediaId, mediaId), isNull(oauthProviders.deletedAt)))
+        .orderBy(oauthProviders.name, oauthProviders.id);
+    },
+
+    async findProvider(db: Executor, mediaId: string, id: string): Promise<OAuthProviderRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(oauthProviders)
+        .where(and(eq(oauthProviders.id, id), eq(oauthProviders.mediaId, mediaId), isNull(oauthProviders.deletedAt)));
+      return row;
+    },
+
+    async insertProvider(db: Executor, values: typeof oauthProviders.$inferInsert): Promise<OAuthProviderRow> {
+      const [row] = await db.insert(oauthProviders).values(values).returning();
+      return row!;
+    },
+
+    async deleteProvider(db: Executor, mediaId: string, id: string): Promise<boolean> {
+      const rows = await db
+        .update(oauthProviders)
+        .set({ deletedAt: sql`now()` })
+        .where(and(eq(oauthProviders.id, id), eq(oauthProviders.mediaId, mediaId), isNull(oauthProviders.deletedAt)))
+        .returning({ id: oauthProviders.id });
+      return rows.length > 0;
+    },
+
+    // --- signing keys
+    /** Keys that still verify tokens, newest first; the first one signs. */
+    async liveSigningKeys(db: Executor, mediaId: string): Promise<OAuthSigningKeyRow[]> {
+      return db
+        .select()
+        .from(oauthSigningKeys)
+        .where(
+          and(
+            eq(oauthSigningKeys.mediaId, mediaId),
+            or(isNull(oauthSigningKeys.retireAt), gt(oauthSigningKeys.retireAt, sql`now()`)),
+          ),
+        )
+        .orderBy(desc(oauthSigningKeys.insertedAt), desc(oauthSigningKeys.id));
+    },
+
+    async insertSigningKey(db: Executor, values: typeof oauthSigningKeys.$inferInsert): Promise<OAuthSigningKeyRow> {
+      const [row] = await db.insert(oauthSigningKeys).values(values).returning();
+      return row!;
+    },
+
+    /** Marks every other live key of the media to leave the JWKS at `retireAt`. */
+    async retireOtherKeys(db: Executor, mediaId: string, keepId: string, retireAt: Date): Promise<void> {
+      await db
+        .update(oauthSigningKeys)
+        .set({ retireAt })
+        .where(
+          and(
+            eq(oauthSigningKeys.mediaId, mediaId),
+            sql`${oauthSigningKeys.id} <> ${keepId}`,
+            isNull(oauthSigningKeys.retireAt),
+          ),
+        );
+    },
+
+    /** Serialises key creation per media, so two instances never both create a first key. */
+    async lockMediaKeys(db: Executor, mediaId: string): Promise<void> {
+      await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`oauth_keys:${mediaId}`}))`);
+    },
+
+    // --- refresh tokens
+    async insertRefreshToken(db: Executor, values: typeof oauthRefreshTokens.$inferInsert): Promise<void> {
+      await db.insert(oauthRefreshTokens).values(values);
+    },
+
+    async findRefreshTokenForUpdate(db: Executor, tokenHash: string): Promise<OAuthRefreshTokenRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(oauthRefreshTokens)
+        .where(eq(oauthRefreshTokens.tokenHash, tokenHash))
+        .for('update');
+      return row;
+    },
+
+    async markRefreshTokenUsed(db: Executor, id: string): Promise<void> {
+      await db.update(oauthRefreshTokens).set({ usedAt: sql`now()` }).where(eq(oauthRefreshTokens.id, id));
+    },
+
+    async revokeRefreshFamily(db: Executor, familyId: string): Promise<void> {
+      await db
+        .update(oauthRefreshTokens)
+        .set({ revokedAt: sql`coalesce(${oauthRefreshTokens.revokedAt}, now())` })
+        .where(eq(oauthRefreshTokens.familyId, familyId));
+    },
+
+    async revokeClientRefreshTokens(db: Executor, clientId: string): Promise<void> {
+      await db
+        .update(oauthRefreshTokens)
+        .set({ revokedAt: sql`coalesce(${oauthRefreshTokens.revokedAt}, now())` })
+        .where(eq(oauthRefreshTokens.clientId, clientId));
+    },
+  };
+}
+
+export type OAuthRepository = ReturnType<typeof createOAuthRepository>;

@@ -1,0 +1,90 @@
+import { type CryptoKey, type JWK, exportJWK, generateKeyPair, importJWK } from 'jose';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../../db/client.js';
+import type { OAuthRepository } from './oauth.repository.js';
+import type { OAuthSigningKeyRow } from './oauth.table.js';
+
+export const SIGNING_ALG = 'ES256';
+
+interface LiveKeys {
+  /** The key that signs new tokens. */
+  active: { kid: string; privateKey: CryptoKey };
+  /** Every key that still verifies, by kid. */
+  verify: Map<string, CryptoKey>;
+  jwks: JWK[];
+}
+
+/**
+ * Per-media ES256 keys. Rotation makes a new key the signer and keeps the old ones in the
+ * JWKS (and accepted) until every token they signed has expired.
+ */
+export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; accessTokenTtlSeconds: number }) {
+  const { db, repo, accessTokenTtlSeconds } = deps;
+  // Short-lived, so that a rotation done by another instance is seen within seconds.
+  const cache = new LRUCache<string, LiveKeys>({ max: 1000, ttl: 5_000 });
+
+  const load = async (rows: OAuthSigningKeyRow[]): Promise<LiveKeys> => {
+    const verify = new Map<string, CryptoKey>();
+    const jwks: JWK[] = [];
+    for (const row of rows) {
+      const jwk = row.publicJwk as JWK;
+      verify.set(row.id, (await importJWK(jwk, row.alg)) as CryptoKey);
+      jwks.push({ ...jwk, kid: row.id, alg: row.alg, use: 'sig' });
+    }
+    const signer = rows[0]!;
+    return {
+      active: { kid: signer.id, privateKey: (await importJWK(signer.privateJwk as JWK, signer.alg)) as CryptoKey },
+      verify,
+      jwks,
+    };
+  };
+
+  const newKeyValues = async (mediaId: string) => {
+    const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
+    return { mediaId, alg: SIGNING_ALG, publicJwk: await exportJWK(publicKey), privateJwk: await exportJWK(privateKey) };
+  };
+
+  const live = async (mediaId: string): Promise<LiveKeys> => {
+    const cached = cache.get(mediaId);
+    if (cached) return cached;
+    let rows = await repo.liveSigningKeys(db, mediaId);
+    if (rows.length === 0) {
+      rows = await db.transaction(async (tx) => {
+        await repo.lockMediaKeys(tx, mediaId);
+        const again = await repo.liveSigningKeys(tx, mediaId);
+        if (again.length > 0) return again;
+        return [await repo.insertSigningKey(tx, await newKeyValues(mediaId))];
+      });
+    }
+    const keys = await load(rows);
+    cache.set(mediaId, keys);
+    return keys;
+  };
+
+  return {
+    signer: async (mediaId: string) => (await live(mediaId)).active,
+    verificationKey: async (mediaId: string, kid: string) => (await live(mediaId)).verify.get(kid),
+    jwks: async (mediaId: string) => ({ keys: (await live(mediaId)).jwks }),
+
+    /** The keys in the JWKS, signer first (made on first use). */
+    async list(mediaId: string): Promise<OAuthSigningKeyRow[]> {
+      await live(mediaId);
+      return repo.liveSigningKeys(db, mediaId);
+    },
+
+    /** A new signer; older keys keep verifying until the longest-lived token they signed expires. */
+    async rotate(mediaId: string): Promise<OAuthSigningKeyRow[]> {
+      const rows = await db.transaction(async (tx) => {
+        await repo.lockMediaKeys(tx, mediaId);
+        const row = await repo.insertSigningKey(tx, await newKeyValues(mediaId));
+        const retireAt = new Date(Date.now() + (accessTokenTtlSeconds + 60) * 1000);
+        await repo.retireOtherKeys(tx, mediaId, row.id, retireAt);
+        return repo.liveSigningKeys(tx, mediaId);
+      });
+      cache.delete(mediaId);
+      return rows;
+    },
+  };
+}
+
+export type SigningKeysService = ReturnType<typeof createSigningKeysService>;

@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { Db } from '../../db/client.js';
+import { newId } from '../../db/columns.js';
+import { type Scope, isScope } from '../../shared/scopes.js';
+import type { ClientsService } from './clients.service.js';
+import { sha256 } from './clients.service.js';
+import { oauthErrors } from './oauth.errors.js';
+import type { OAuthRepository } from './oauth.repository.js';
+import type { TokenParams } from './oauth.schemas.js';
+import type { OAuthClientRow } from './oauth.table.js';
+import { type ProviderTokens, requestProviderTokens } from './provider-client.js';
+import type { ProvidersService } from './providers.service.js';
+import { SIGNING_ALG, type SigningKeysService } from './signing-keys.service.js';
+
+export interface TokenSettings {
+  issuer: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+}
+
+/** Our access tokens name the media they are for in `aud` as well as in `media`. */
+export const audienceFor = (mediaId: string) => `urn:media-publishing-service:media:${mediaId}`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface ClientCredentials {
+  id?: string | undefined;
+  secret?: string | undefined;
+}
+
+/** client_id/secret from HTTP Basic (RFC 6749 2.3.1) or from the parameters, not both. */
+function clientCredentials(params: TokenParams, authorization: string | undefined): ClientCredentials {
+  if (authorization?.startsWith('Basic ')) {
+    if (params.client_secret) throw oauthErrors.invalidRequest('send client credentials once: Basic or parameters');
+    const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw oauthErrors.invalidClient();
+    try {
+      return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+    } catch {
+      throw oauthErrors.invalidClient();
+    }
+  }
+  return { id: params.client_id, secret: params.client_secret };
+}
+
+export function createTokensService(deps: {
+  db: Db;
+  repo: OAuthRepository;
+  clients: ClientsService;
+  providers: ProvidersService;
+  keys: SigningKeysService;
+  settings: TokenSettings;
+}) {
+  const { db, repo, clients, providers, keys, settings } = deps;
+
+  const authenticateClient = async (creds: ClientCredentials, mediaId: string | undefined) => {
+    if (!creds.id || !creds.secret) throw oauthErrors.invalidClient('client_id and client_secret are required');
+    const client = await clients.authenticate(creds.id, creds.secret);
+    // A client of another media is as unknown as a missing one.
+    if (!client || (mediaId && client.mediaId !== mediaId)) throw oauthErrors.invalidClient();
+    return client;
+  };
+
+  const grantedScopes = (requested: string | undefined, allowed: readonly string[]): Scope[] => {
+    if (requested === undefined || requested.trim() === '') return allowed.filter(isScope);
+    const asked = [...new Set(requested.trim().split(/\s+/))];
+    const refused = asked.filter((s) => !isScope(s) || !allowed.includes(s));
+    if (refused.length > 0) throw oauthErrors.invalidScope(`scope not allowed for this client: ${refused.join(' ')}`);
+    return asked as Scope[];
+  };
+
+  /** A signed access token and a fresh refresh token in `familyId`. */
+  const issue = async (client: OAuthClientRow, scopes: Scope[], familyId: string) => {
+    const signer = await keys.signer(client.mediaId);
+    const scope = scopes.join(' ');
+    const accessToken = await new SignJWT({ scope, media: client.mediaId, client_id: client.id })
+      .setProtectedHeader({ alg: SIGNING_ALG, kid: signer.kid, typ: 'at+jwt' })
+      .setIssuer(settings.issuer)
+      .setAudience(audienceFor(client.mediaId))
+      .setSubject(`client:${client.id}`)
+      .setIssuedAt()
+      .setExpirationTime(`${settings.accessTokenTtlSeconds}s`)
+      .setJti(newId())
+      .sign(signer.privateKey);
+    const refreshToken = `mpr_${randomBytes(32).toString('base64url')}`;
+    await repo.insertRefreshToken(db, {
+      mediaId: client.mediaId,
+      clientId: client.id,
+      familyId,
+      tokenHash: sha256(refreshToken),
+      scope,
+      expiresAt: new Date(Date.now() + settings.refreshTokenTtlSeconds * 1000),
+    });
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: settings.accessTokenTtlSeconds,
+      scope,
+      refresh_token: refreshToken,
+    };
+  };
+
+  const findProvider = async (mediaId: string, id: string | undefined) => {
+    if (!id) throw oauthErrors.invalidRequest('oauth_provider_id is required');
+    if (!UUID.test(id)) throw oauthErrors.invalidRequest('oauth_provider_id must be a UUID');
+    try {
+      return await providers.get(mediaId, id);
+    } catch {
+      throw oauthErrors.invalidRequest('unknown oauth_provider_id');
+    }
+  };
+
+  /** The app a front end registered with us; public clients send no secret, confidential ones must. */
+  const identifyClient = async (creds: ClientCredentials, mediaId: string | undefined) => {
+    if (creds.secret) return authenticateClient(creds, mediaId);
+    if (!creds.id) throw oauthErrors.invalidClient('client_id is required');
+    const client = await clients.findLive(creds.id);
+    if (!client || (mediaId && client.mediaId !== mediaId)) throw oauthErrors.invalidClient();
+    return client;
+  };
+
+  const flows = {
+    async client_credentials(params: TokenParams, creds: ClientCredentials, mediaId: string | undefined) {
+      const client = await authenticateClient(creds, mediaId);
+      return issue(client, grantedScopes(params.scope, client.scopes), newId());
+    },
+
+    async authorization_code(params: TokenParams, creds: ClientCredentials, mediaId: string | undefined): Promise<ProviderTokens> {
+      const client = await identifyClient(creds, mediaId);
+      const provider = await findProvider(client.mediaId, params.oauth_provider_id);
+      if (!params.code) throw oauthErrors.invalidRequest('code is required');
+      if (!params.redirect_uri) throw oauthErrors.invalidRequest('redirect_uri is required');
+      if (provider.redirectUris.length > 0 && !provider.redirectUris.includes(params.redirect_uri)) {
+        throw oauthErrors.invalidGrant('redirect_uri is not registered for this provider');
+      }
+      return requestProviderTokens(provider, {
+        grant_type: 'authorization_code',
+        code: params.code,
+        redirect_uri: params.redirect_uri,
+        ...(params.code_verifier && { code_verifier: params.code_verifier }),
+      });
+    },
+
+    async refresh_token(params: TokenParams, creds: ClientCredentials, mediaId: string | undefined) {
+      if (!params.refresh_token) throw oauthErrors.invalidRequest('refresh_token is required');
+      if (params.oauth_provider_id) {
+        // A provider's refresh token: exchanged at the provider, answered unchanged.
+        const client = await identifyClient(creds, mediaId);
+        const provider = await findProvider(client.mediaId, params.oauth_provider_id);
+        return requestProviderTokens(provider, {
+          grant_type: 'refresh_token',
+          refresh_token: params.refresh_token,
+          ...(params.scope && { scope: params.scope }),
+        });
+      }
+      const client = await authenticateClient(creds, mediaId);
+      const hash = sha256(params.refresh_token);
+      // Decided inside the transaction; a reuse's family revocation must commit, so the
+      // error is thrown only after it.
+      const outcome = await db.transaction(async (tx) => {
+        const row = await repo.findRefreshTokenForUpdate(tx, hash);
+        if (!row || row.clientId !== client.id) return { ok: false as const };
+        if (row.usedAt) {
+          await repo.revokeRefreshFamily(tx, row.familyId);
+          return { ok: false as const };
+        }
+        if (row.revokedAt || row.expiresAt <= new Date()) return { ok: false as const };
+        await repo.markRefreshTokenUsed(tx, row.id);
+        return { ok: true as const, familyId: row.familyId, scope: row.scope };
+      });
+      if (!outcome.ok) throw oauthErrors.invalidGrant();
+      return issue(client, grantedScopes(params.scope, outcome.scope.split(' ')), outcome.familyId);
+    },
+  };
+
+  return {
+    /** POST /oauth/token: one of the three grants, RFC 6749 errors otherwise. */
+    async token(params: TokenParams, context: { authorization?: string | undefined; mediaId?: string | undefined }) {
+      if (params.grant_type && params.grand_type && params.grant_type !== params.grand_type) {
+        throw oauthErrors.invalidRequest('grant_type and grand_type disagree');
+      }
+      const grant = params.grant_type ?? params.grand_type;
+      if (!grant) throw oauthErrors.invalidRequest('grant_type is required');
+      if (grant !== 'client_credentials' && grant !== 'authorization_code' && grant !== 'refresh_token') {
+        throw oauthErrors.unsupportedGrantType();
+      }
+      const creds = clientCredentials(params, context.authorization);
+      return flows[grant](params, creds, context.mediaId);
+    },
+  };
+}
+
+export type TokensService = ReturnType<typeof createTokensService>;

@@ -1,0 +1,24 @@
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idColumn, timestamps } from '../../../db/columns.js';
+import { media } from '../../core/tenancy/tenancy.table.js';
+
+/** Subjects readers can follow (and be notified about). */
+export const topics = pgTable(
+  'topics',
+  {
+    id: idColumn(),
+    mediaId: uuid('media_id')
+      .notNull()
+      .references(() => media.id),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('topics_media_key_uq').on(t.mediaId, t.key),
+    index('topics_media_page_idx').on(t.mediaId, t.insertedAt, t.id),
+  ],
+);
+
+export type TopicRow = typeof topics.$inferSelect;

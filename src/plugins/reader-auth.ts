@@ -1,0 +1,60 @@
+import type { onRequestHookHandler } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { AppError } from '../shared/errors.js';
+import type { ReaderPrincipal } from '../shared/scopes.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// RFC 6750 b64token.
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+
+export interface ReaderAuthDeps {
+  mediaExists: (id: string) => Promise<boolean>;
+  verify: (mediaId: string, token: string) => Promise<ReaderPrincipal>;
+  errors: {
+    missing: () => AppError;
+    invalid: () => AppError;
+    insufficientScope: (scope: string) => AppError;
+    readerRequired: () => AppError;
+  };
+}
+
+/**
+ * Reader front door, on onRequest (before the body is read): x-service-media-id names an
+ * existing media, then the bearer token must be valid for that media and carry the
+ * route's scope. Routes marked `anonymous` skip the token; `mediaOptional` the header.
+ */
+export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
+  const known = new LRUCache<string, boolean>({ max: 10_000, ttl: 30_000 });
+  const mediaExists = async (id: string) => {
+    let exists = known.get(id);
+    if (exists === undefined) {
+      exists = await deps.mediaExists(id);
+      known.set(id, exists, exists ? {} : { ttl: 5_000 });
+    }
+    return exists;
+  };
+
+  return async (req) => {
+    const config = req.routeOptions.config;
+    const header = req.headers['x-service-media-id'];
+    if (header === undefined || header === '') {
+      if (!config.mediaOptional) throw new AppError(400, 'missing_media_id', 'the x-service-media-id header is required');
+    } else {
+      if (typeof header !== 'string' || !UUID.test(header)) {
+        throw new AppError(400, 'invalid_media_id', 'x-service-media-id must be a UUID');
+      }
+      if (!(await mediaExists(header.toLowerCase()))) throw new AppError(404, 'media_not_found', 'media not found');
+      req.mediaId = header.toLowerCase();
+    }
+    if (config.anonymous) return;
+
+    const authorization = req.headers.authorization;
+    if (!authorization) throw deps.errors.missing();
+    const match = BEARER.exec(authorization);
+    if (!match) throw deps.errors.invalid();
+    const principal = await deps.verify(req.mediaId, match[1]!);
+    if (config.scope && !principal.scopes.includes(config.scope)) throw deps.errors.insufficientScope(config.scope);
+    if (config.readerRequired && principal.kind !== 'reader') throw deps.errors.readerRequired();
+    req.bearer = principal;
+  };
+}

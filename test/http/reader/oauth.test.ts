@@ -1,0 +1,443 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, base64url, decodeJwt, decodeProtectedHeader } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, createTestApp } from '../../setup/app.js';
+import { type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
+import { type JwksTestProvider, type OidcTestProvider, startJwksProvider, startOidcProvider } from '../../setup/identity-providers.js';
+import { clientToken, readerClient, registerClient, registerProvider, tokenRequest } from '../../setup/reader.js';
+
+let ctx: TestContext;
+let media: SeededMedia;
+let other: SeededMedia;
+let oidc: OidcTestProvider;
+let jwks: JwksTestProvider;
+let oidcProviderId: string;
+let jwksProviderId: string;
+let creds: { clientId: string; clientSecret: string };
+
+beforeAll(async () => {
+  // Generous limits here; the token endpoint's own limit is tested below.
+  ctx = await createTestApp({ rateLimit: { backoffice: 10_000, reader: 10_000, anonymous: 10_000, token: 10_000 } });
+  media = await seedMedia(ctx.app);
+  other = await seedMedia(ctx.app);
+  oidc = await startOidcProvider();
+  jwks = await startJwksProvider();
+  oidcProviderId = await registerProvider(ctx.app, media.keys.admin, oidc.registration);
+  jwksProviderId = await registerProvider(ctx.app, media.keys.admin, jwks.registration);
+  creds = await registerClient(ctx.app, media.keys.admin);
+  await createCategory(client(ctx.app, media.keys.editor));
+});
+afterAll(async () => {
+  await ctx?.close();
+  await oidc?.close();
+  await jwks?.close();
+});
+
+const categories = '/api/media/v1/categories';
+
+describe('client credentials', () => {
+  it('issues a signed ES256 JWT with kid, issuer, audience, media, scope, exp and jti that works on Reader routes', async () => {
+    const res = await tokenRequest(ctx.app, {
+      grand_type: 'client_credentials',
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = res.json();
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'media:read account:read account:write' });
+    expect(body.refresh_token).toMatch(/^mpr_/);
+    const header = decodeProtectedHeader(body.access_token);
+    expect(header).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
+    expect(header.kid).toMatch(/^[0-9a-f-]{36}$/);
+    const claims = decodeJwt(body.access_token);
+    expect(claims).toMatchObject({
+      iss: 'urn:media-publishing-service',
+      aud: `urn:media-publishing-service:media:${media.mediaId}`,
+      media: media.mediaId,
+      sub: `client:${creds.clientId}`,
+      scope: 'media:read account:read account:write',
+    });
+    expect(claims.exp! - claims.iat!).toBe(900);
+    expect(claims.jti).toBeTruthy();
+
+    const list = await readerClient(ctx.app, media.mediaId, body.access_token).get(categories);
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data).toHaveLength(1);
+    expect(list.json().meta.base).toMatch(/^http:\/\/localhost(:\d+)?\/api\/media\/v1\/categories$/);
+  });
+
+  it('accepts a form body and HTTP Basic client authentication (RFC 6749)', async () => {
+    const form = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/media/v1/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: creds.clientId,
+        client_secret: creds.clientSecret,
+        scope: 'media:read',
+      }).toString(),
+    });
+    expect(form.statusCode).toBe(200);
+    expect(form.json().scope).toBe('media:read');
+
+    const basic = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/media/v1/oauth/token',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString('base64')}`,
+      },
+      payload: 'grant_type=client_credentials',
+    });
+    expect(basic.statusCode).toBe(200);
+  });
+
+  it('answers invalid_client 401 for a wrong secret, an unknown client or another media, and invalid_scope 400', async () => {
+    const wrong = await tokenRequest(ctx.app, { grant_type: 'client_credentials', client_id: creds.clientId, client_secret: 'nope' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toMatchObject({ code: 'invalid_client' });
+    const unknown = await tokenRequest(ctx.app, {
+      grant_type: 'client_credentials',
+      client_id: randomUUID(),
+      client_secret: creds.clientSecret,
+    });
+    expect(unknown.statusCode).toBe(401);
+    const elsewhere = await tokenRequest(
+      ctx.app,
+      { grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret },
+      { 'x-service-media-id': other.mediaId },
+    );
+    expect(elsewhere.statusCode).toBe(401);
+    const scope = await tokenRequest(ctx.app, {
+      grant_type: 'client_credentials',
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+      scope: 'media:read admin',
+    });
+    expect(scope.statusCode).toBe(400);
+    expect(scope.json().code).toBe('invalid_scope');
+  });
+
+  it('answers unsupported_grant_type, invalid_request for a missing or contradictory grant type', async () => {
+    expect((await tokenRequest(ctx.app, { grant_type: 'password' })).json().code).toBe('unsupported_grant_type');
+    expect((await tokenRequest(ctx.app, {})).json().code).toBe('invalid_request');
+    const both = await tokenRequest(ctx.app, { grant_type: 'client_credentials', grand_type: 'refresh_token' });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().code).toBe('invalid_request');
+  });
+
+  it('refuses a token of one media on another media (401)', async () => {
+    const { access_token } = await clientToken(ctx.app, creds);
+    const res = await readerClient(ctx.app, other.mediaId, access_token).get(categories);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe('invalid_token');
+  });
+
+  it('answers 403 insufficient_scope when the token lacks the route scope', async () => {
+    const { access_token } = await clientToken(ctx.app, creds, 'account:read');
+    const res = await readerClient(ctx.app, media.mediaId, access_token).get(categories);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('insufficient_scope');
+  });
+
+  it('stops accepting the tokens of a revoked client', async () => {
+    const own = await registerClient(ctx.app, media.keys.admin);
+    const { access_token, refresh_token } = await clientToken(ctx.app, own);
+    expect((await readerClient(ctx.app, media.mediaId, access_token).get(categories)).statusCode).toBe(200);
+    expect((await client(ctx.app, media.keys.admin).delete(`/core/v2/oauth/clients/${own.clientId}`)).statusCode).toBe(204);
+    expect((await readerClient(ctx.app, media.mediaId, access_token).get(categories)).statusCode).toBe(401);
+    const refresh = await tokenRequest(ctx.app, {
+      grant_type: 'refresh_token',
+      refresh_token,
+      client_id: own.clientId,
+      client_secret: own.clientSecret,
+    });
+    expect(refresh.statusCode).toBe(401);
+  });
+});
+
+describe('refresh tokens', () => {
+  it('rotate: a refresh token works once and answers a new pair', async () => {
+    const first = await clientToken(ctx.app, creds);
+    const res = await tokenRequest(ctx.app, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+    });
+    expect(res.statusCode).toBe(200);
+    const second = res.json();
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.access_token).not.toBe(first.access_token);
+    expect((await readerClient(ctx.app, media.mediaId, second.access_token).get(categories)).statusCode).toBe(200);
+  });
+
+  it('reuse of a rotated token revokes its whole family', async () => {
+    const first = await clientToken(ctx.app, creds);
+    const params = { grant_type: 'refresh_token', client_id: creds.clientId, client_secret: creds.clientSecret };
+    const second = (await tokenRequest(ctx.app, { ...params, refresh_token: first.refresh_token })).json();
+    const replay = await tokenRequest(ctx.app, { ...params, refresh_token: first.refresh_token });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().code).toBe('invalid_grant');
+    // The thief's replay also killed the legitimate holder's newer token.
+    const next = await tokenRequest(ctx.app, { ...params, refresh_token: second.refresh_token });
+    expect(next.statusCode).toBe(400);
+    expect(next.json().code).toBe('invalid_grant');
+  });
+
+  it('refuses an unknown refresh token and one presented by another client', async () => {
+    const params = { grant_type: 'refresh_token', client_id: creds.clientId, client_secret: creds.clientSecret };
+    expect((await tokenRequest(ctx.app, { ...params, refresh_token: 'mpr_forged' })).json().code).toBe('invalid_grant');
+    const mine = await clientToken(ctx.app, creds);
+    const thief = await registerClient(ctx.app, media.keys.admin);
+    const stolen = await tokenRequest(ctx.app, {
+      grant_type: 'refresh_token',
+      refresh_token: mine.refresh_token,
+      client_id: thief.clientId,
+      client_secret: thief.clientSecret,
+    });
+    expect(stolen.statusCode).toBe(400);
+    expect(stolen.json().code).toBe('invalid_grant');
+  });
+});
+
+describe('authorization code with a real OpenID provider', () => {
+  it('exchanges the code at the provider, returns its tokens unchanged, and accepts its access token', async () => {
+    const { code } = await oidc.authorize('alice');
+    const res = await tokenRequest(ctx.app, {
+      client_id: creds.clientId,
+      code,
+      redirect_uri: oidc.redirectUri,
+      oauth_provider_id: oidcProviderId,
+      grand_type: 'authorization_code',
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.token_type).toBe('Bearer');
+    expect(body.access_token).toBeTruthy();
+    expect(body.refresh_token).toBeTruthy();
+    expect(body.expires_in).toBeGreaterThan(0);
+    expect(body.scope).toContain('openid');
+
+    // The same token works against the provider itself ...
+    const me = await fetch(`${oidc.issuer}/me`, { headers: { authorization: `Bearer ${body.access_token}` } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { sub: string }).sub).toBe('alice');
+    // ... and against the service.
+    const list = await readerClient(ctx.app, media.mediaId, body.access_token).get(categories);
+    expect(list.statusCode).toBe(200);
+
+    // The provider's refresh token is exchanged at the provider.
+    const refreshed = await tokenRequest(ctx.app, {
+      grant_type: 'refresh_token',
+      refresh_token: body.refresh_token,
+      client_id: creds.clientId,
+      oauth_provider_id: oidcProviderId,
+    });
+    expect(refreshed.statusCode).toBe(200);
+    expect(refreshed.json().access_token).not.toBe(body.access_token);
+  });
+
+  it('answers invalid_grant for a forged code and for a replayed code', async () => {
+    const params = { client_id: creds.clientId, redirect_uri: oidc.redirectUri, oauth_provider_id: oidcProviderId, grant_type: 'authorization_code' };
+    const forged = await tokenRequest(ctx.app, { ...params, code: 'forged-code' });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().code).toBe('invalid_grant');
+
+    const { code } = await oidc.authorize('bob');
+    expect((await tokenRequest(ctx.app, { ...params, code })).statusCode).toBe(200);
+    const replay = await tokenRequest(ctx.app, { ...params, code });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().code).toBe('invalid_grant');
+  });
+
+  it('answers invalid_grant for a redirect_uri mismatch and invalid_request for an unknown provider', async () => {
+    const { code } = await oidc.authorize('carol');
+    const mismatch = await tokenRequest(ctx.app, {
+      client_id: creds.clientId,
+      code,
+      redirect_uri: 'http://127.0.0.1:9/elsewhere',
+      oauth_provider_id: oidcProviderId,
+      grant_type: 'authorization_code',
+    });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().code).toBe('invalid_grant');
+
+    const unknown = await tokenRequest(ctx.app, {
+      client_id: creds.clientId,
+      code,
+      redirect_uri: oidc.redirectUri,
+      oauth_provider_id: randomUUID(),
+      grant_type: 'authorization_code',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().code).toBe('invalid_request');
+  });
+
+  it('answers invalid_client for an unknown client_id or a wrong client secret', async () => {
+    const { code } = await oidc.authorize('dave');
+    const base = { code, redirect_uri: oidc.redirectUri, oauth_provider_id: oidcProviderId, grant_type: 'authorization_code' };
+    const unknown = await tokenRequest(ctx.app, { ...base, client_id: randomUUID() });
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json().code).toBe('invalid_client');
+    const wrong = await tokenRequest(ctx.app, { ...base, client_id: creds.clientId, client_secret: 'wrong' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().code).toBe('invalid_client');
+  });
+
+  it('verifies provider JWT access tokens against its JWKS (issuer, audience, expiry)', async () => {
+    const token = await jwks.mint({ sub: 'erin', email: 'erin@example.test' });
+    expect((await readerClient(ctx.app, media.mediaId, token).get(categories)).statusCode).toBe(200);
+    // A token of this provider is not valid for another media, which does not trust it.
+    expect((await readerClient(ctx.app, other.mediaId, token).get(categories)).statusCode).toBe(401);
+  });
+});
+
+describe('forged and broken tokens are 401', () => {
+  const forgeries = async (): Promise<Array<[string, string]>> => {
+    const own = await clientToken(ctx.app, creds);
+    const [h, p] = own.access_token.split('.');
+    const payload = decodeJwt(own.access_token);
+    const now = Math.floor(Date.now() / 1000);
+    const jwksRes = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/media/v1/oauth/jwks',
+      headers: { 'x-service-media-id': media.mediaId },
+    });
+    const publicJwk = jwksRes.json().keys[0];
+    const none = `${base64url.encode(JSON.stringify({ alg: 'none', typ: 'at+jwt', kid: publicJwk.kid }))}.${p}.`;
+    const hs256 = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: publicJwk.kid })
+      .sign(new TextEncoder().encode(JSON.stringify(publicJwk)));
+    return [
+      ['alg none', none],
+      ['HS256 signed with the public key', hs256],
+      ['tampered payload', `${h}.${base64url.encode(JSON.stringify({ ...payload, scope: 'account:write' }))}.${own.access_token.split('.')[2]}`],
+      ['wrong issuer', await jwks.mint({ sub: 'x' }).then(() => new SignJWT({ sub: 'x' }).setProtectedHeader({ alg: 'RS256', kid: 'test-key-1' }).setIssuer('http://evil.example').setAudience(jwks.audience).setExpirationTime('5m').sign(jwks.privateKey))],
+      ['wrong audience', await new SignJWT({ sub: 'x' }).setProtectedHeader({ alg: 'RS256', kid: 'test-key-1' }).setIssuer(jwks.issuer).setAudience('someone-else').setExpirationTime('5m').sign(jwks.privateKey)],
+      ['expired beyond the skew', await jwks.mint({ sub: 'x' }, { expiresIn: now - 120 })],
+      ['not yet valid beyond the skew', await jwks.mint({ sub: 'x' }, { notBefore: now + 300 })],
+      ['unknown kid', await jwks.mint({ sub: 'x' }, { kid: 'unknown-kid' })],
+      ['garbage', 'not-a-token-at-all'],
+      ['empty-ish', 'a.b.c'],
+    ];
+  };
+
+  it('every Reader route that needs a token refuses each forgery with 401', async () => {
+    const routes = ctx.app.routeTable.filter((r) => r.interface === 'reader');
+    const guarded = routes.filter((r) => r.method !== 'POST' || !r.url.endsWith('/oauth/token'));
+    expect(guarded.length).toBeGreaterThan(0);
+    const cases = await forgeries();
+    let checked = 0;
+    for (const route of guarded) {
+      const url = route.url.replace(/:(\w+)/g, () => randomUUID());
+      for (const [name, token] of cases) {
+        const res = await ctx.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: { 'x-service-media-id': media.mediaId, authorization: `Bearer ${token}` },
+        });
+        const open = res.statusCode !== 401;
+        // Anonymous routes (JWKS, provider list) ignore tokens altogether.
+        if (open) {
+          const config = ctx.app.routeTable.find((r) => r.url === route.url && r.method === route.method);
+          expect(config, `${route.method} ${route.url}`).toBeDefined();
+          expect(route.anonymous, `${name} on ${route.method} ${route.url} answered ${res.statusCode}`).toBe(true);
+        } else {
+          expect(res.json().code, `${name} on ${route.method} ${route.url}`).toBe('invalid_token');
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it('a missing or malformed Authorization header is 401, a missing or bad media header 400, an unknown media 404', async () => {
+    const { access_token } = await clientToken(ctx.app, creds);
+    const none = await ctx.app.inject({ method: 'GET', url: categories, headers: { 'x-service-media-id': media.mediaId } });
+    expect(none.statusCode).toBe(401);
+    expect(none.json().code).toBe('missing_token');
+    expect(none.headers['www-authenticate']).toMatch(/^Bearer/);
+    const basic = await ctx.app.inject({
+      method: 'GET',
+      url: categories,
+      headers: { 'x-service-media-id': media.mediaId, authorization: `Basic ${access_token}` },
+    });
+    expect(basic.statusCode).toBe(401);
+    const noMedia = await ctx.app.inject({ method: 'GET', url: categories, headers: { authorization: `Bearer ${access_token}` } });
+    expect(noMedia.statusCode).toBe(400);
+    expect(noMedia.json().code).toBe('missing_media_id');
+    const badMedia = await readerClient(ctx.app, 'not-a-uuid', access_token).get(categories);
+    expect(badMedia.statusCode).toBe(400);
+    expect(badMedia.json().code).toBe('invalid_media_id');
+    const unknownMedia = await readerClient(ctx.app, randomUUID(), access_token).get(categories);
+    expect(unknownMedia.statusCode).toBe(404);
+    expect(unknownMedia.json().code).toBe('media_not_found');
+  });
+});
+
+describe('signing key rotation', () => {
+  it('a rotated key keeps verifying live tokens while new tokens use the new kid; both are in the JWKS', async () => {
+    const before = await clientToken(ctx.app, creds);
+    const oldKid = decodeProtectedHeader(before.access_token).kid;
+    const rotated = await client(ctx.app, media.keys.admin).post('/core/v2/oauth/signing-keys/rotate');
+    expect(rotated.statusCode).toBe(200);
+    const keys = rotated.json().data;
+    expect(keys[0].active).toBe(true);
+    expect(keys[0].kid).not.toBe(oldKid);
+    expect(keys.find((k: { kid: string }) => k.kid === oldKid).retire_at).not.toBeNull();
+
+    const after = await clientToken(ctx.app, creds);
+    expect(decodeProtectedHeader(after.access_token).kid).toBe(keys[0].kid);
+    expect((await readerClient(ctx.app, media.mediaId, before.access_token).get(categories)).statusCode).toBe(200);
+    expect((await readerClient(ctx.app, media.mediaId, after.access_token).get(categories)).statusCode).toBe(200);
+
+    const published = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/media/v1/oauth/jwks',
+      headers: { 'x-service-media-id': media.mediaId },
+    });
+    const kids = published.json().keys.map((k: { kid: string }) => k.kid);
+    expect(kids).toEqual(expect.arrayContaining([oldKid, keys[0].kid]));
+    expect(JSON.stringify(published.json())).not.toMatch(/"d":/);
+  });
+});
+
+describe('OAuth providers list', () => {
+  it('lists the media providers without secrets and without a token', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/media/v1/oauth/providers',
+      headers: { 'x-service-media-id': media.mediaId },
+    });
+    expect(res.statusCode).toBe(200);
+    const ids = res.json().data.map((p: { id: string }) => p.id);
+    expect(ids).toEqual(expect.arrayContaining([oidcProviderId, jwksProviderId]));
+    expect(res.body).not.toContain(oidc.clientSecret);
+    expect(res.body).not.toContain('client_secret');
+  });
+});
+
+describe('token endpoint rate limit', () => {
+  it('counts per client and IP, answering 429 with Retry-After past the limit', async () => {
+    const limited = await createTestApp({ rateLimit: { backoffice: 100, reader: 100, anonymous: 100, token: 2 } });
+    try {
+      const seeded = await seedMedia(limited.app);
+      const a = await registerClient(limited.app, seeded.keys.admin);
+      const b = await registerClient(limited.app, seeded.keys.admin);
+      const ask = (c: typeof a) =>
+        tokenRequest(limited.app, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
+      expect((await ask(a)).statusCode).toBe(200);
+      expect((await ask(a)).statusCode).toBe(200);
+      const third = await ask(a);
+      expect(third.statusCode).toBe(429);
+      expect(third.json().code).toBe('rate_limited');
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await ask(b)).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,53 @@
+import type { App } from '../../src/app.js';
+import { client } from './factories.js';
+
+/** Registers an OAuth client through the Backoffice and returns its credentials. */
+export async function registerClient(app: App, adminKey: string, scopes = ['media:read', 'account:read', 'account:write']) {
+  const res = await client(app, adminKey).post('/core/v2/oauth/clients', { name: 'Test app', scopes });
+  if (res.statusCode !== 201) throw new Error(`registerClient: ${res.statusCode} ${res.body}`);
+  const { id, secret } = res.json().data as { id: string; secret: string };
+  return { clientId: id, clientSecret: secret };
+}
+
+/** Registers an identity provider through the Backoffice; returns its id. */
+export async function registerProvider(app: App, adminKey: string, registration: Record<string, unknown>) {
+  const res = await client(app, adminKey).post('/core/v2/oauth/providers', registration);
+  if (res.statusCode !== 201) throw new Error(`registerProvider: ${res.statusCode} ${res.body}`);
+  return (res.json().data as { id: string }).id;
+}
+
+/** POST /api/media/v1/oauth/token with query parameters, as the spec shows. */
+export function tokenRequest(app: App, params: Record<string, string>, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url: `/api/media/v1/oauth/token?${new URLSearchParams(params)}`, headers });
+}
+
+/** A client-credentials access token for the client. */
+export async function clientToken(app: App, creds: { clientId: string; clientSecret: string }, scope?: string) {
+  const res = await tokenRequest(app, {
+    grant_type: 'client_credentials',
+    client_id: creds.clientId,
+    client_secret: creds.clientSecret,
+    ...(scope && { scope }),
+  });
+  if (res.statusCode !== 200) throw new Error(`clientToken: ${res.statusCode} ${res.body}`);
+  return res.json() as { access_token: string; refresh_token: string; expires_in: number; scope: string; token_type: string };
+}
+
+/** A Reader client sending the media header and a bearer token. */
+export function readerClient(app: App, mediaId: string, token?: string) {
+  const headers = (extra: Record<string, string> = {}) => ({
+    'x-service-media-id': mediaId,
+    ...(token && { authorization: `Bearer ${token}` }),
+    ...extra,
+  });
+  return {
+    get: (url: string, extra?: Record<string, string>) => app.inject({ method: 'GET', url, headers: headers(extra) }),
+    post: (url: string, payload?: unknown, extra?: Record<string, string>) =>
+      app.inject({ method: 'POST', url, headers: headers(extra), ...(payload !== undefined && { payload: payload as object }) }),
+    put: (url: string, payload?: unknown, extra?: Record<string, string>) =>
+      app.inject({ method: 'PUT', url, headers: headers(extra), ...(payload !== undefined && { payload: payload as object }) }),
+    patch: (url: string, payload?: unknown, extra?: Record<string, string>) =>
+      app.inject({ method: 'PATCH', url, headers: headers(extra), ...(payload !== undefined && { payload: payload as object }) }),
+    delete: (url: string, extra?: Record<string, string>) => app.inject({ method: 'DELETE', url, headers: headers(extra) }),
+  };
+}
