@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from './db/client.js';
 import { serviceSecret } from './db/secrets.js';
+import { createCommunityServices } from './modules/community/index.js';
 import { createCoreServices } from './modules/core/index.js';
 import { createOAuthServices, issuerFor } from './modules/oauth/index.js';
 import { Paginator } from './shared/paging.js';
@@ -11,6 +12,7 @@ export async function createServices(deps: { db: Db; logger: Logger; publicBaseU
   return {
     pager,
     core: createCoreServices({ db: deps.db, pager, logger: deps.logger }),
+    community: createCommunityServices({ db: deps.db, pager }),
     oauth: createOAuthServices({ db: deps.db, pager, issuer: issuerFor(deps.publicBaseUrl) }),
   };
 }

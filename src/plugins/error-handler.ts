@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, type ErrorDetail } from '../shared/errors.js';
+import { AppError, type ErrorDetail, pgErrorCode } from '../shared/errors.js';
 
 // Fastify's own 4xx errors, with a fixed message each so no internal text reaches a client.
 const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
@@ -60,6 +60,11 @@ function toAppError(err: FastifyError): AppError | undefined {
   if (err instanceof AppError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
     return validationError(err.validationContext, err.validation as unknown as ValidationIssue[]);
+  }
+  // Text PostgreSQL cannot store (a NUL character) comes from the client's input: a 400, not a 500.
+  const sqlState = pgErrorCode(err);
+  if (sqlState === '22021' || sqlState === '22P05') {
+    return new AppError(400, 'invalid_text', 'the request contains characters that cannot be stored (such as NUL)');
   }
   const known = err.code ? FRAMEWORK_ERRORS[err.code] : undefined;
   if (known) return new AppError(known.status, known.code, known.message);

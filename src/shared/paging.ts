@@ -59,7 +59,12 @@ export class Paginator {
         ? sql`(${keyset.sort}, ${keyset.id}) < (${position.sort}${cast}, ${position.id}::uuid)`
         : sql`(${keyset.sort}, ${keyset.id}) > (${position.sort}${cast}, ${position.id}::uuid)`
       : undefined;
-    const orderBy = walkDesc ? [sql`${keyset.sort} desc`, sql`${keyset.id} desc`] : [sql`${keyset.sort} asc`, sql`${keyset.id} asc`];
+    // drizzle-kit makes .desc() index columns DESC NULLS LAST, and PostgreSQL serves an ORDER BY
+    // from an index only when the null placement matches too, even on NOT NULL columns (which
+    // keyset columns are). Without it every page sorts all of the listing's rows.
+    const dir = walkDesc ? sql`desc` : sql`asc`;
+    const nulls = backward ? sql`nulls first` : sql`nulls last`;
+    const orderBy = [sql`${keyset.sort} ${dir} ${nulls}`, sql`${keyset.id} ${dir} ${nulls}`];
 
     return {
       where,

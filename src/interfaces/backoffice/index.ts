@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Services } from '../../container.js';
+import { communityBackofficeRoutes } from '../../modules/community/index.js';
 import { coreBackofficeRoutes } from '../../modules/core/index.js';
 import { oauthBackofficeRoutes } from '../../modules/oauth/index.js';
 import { apiKeyAuth } from '../../plugins/api-key-auth.js';
@@ -34,4 +35,5 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
 
   await app.register(coreBackofficeRoutes, { prefix: '/core/v2', core: services.core });
   await app.register(oauthBackofficeRoutes, { prefix: '/core/v2/oauth', oauth: services.oauth });
+  await app.register(communityBackofficeRoutes, { prefix: '/community/v2', community: services.community });
 };

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { communityReaderRoutes } from '../../modules/community/index.js';
 import { coreReaderRoutes } from '../../modules/core/index.js';
 import { bearerErrors, oauthReaderRoutes } from '../../modules/oauth/index.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
@@ -42,4 +43,8 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     oauth: { ...services.oauth, tokenRateLimit: config.rateLimit.token },
   });
   await app.register(coreReaderRoutes, { core: services.core });
+  await app.register(communityReaderRoutes, {
+    community: services.community,
+    mediaLocales: (mediaId) => services.core.tenancy.cachedMedia(mediaId),
+  });
 };

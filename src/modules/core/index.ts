@@ -13,6 +13,7 @@ import { referencesBackofficeRoutes } from './references/references.backoffice.r
 import { referencesRepository } from './references/references.repository.js';
 import { createReferencesService } from './references/references.service.js';
 import { tenancyBackofficeRoutes } from './tenancy/tenancy.backoffice.routes.js';
+import { tenancyReaderRoutes } from './tenancy/tenancy.reader.routes.js';
 import { createTenancyRepository } from './tenancy/tenancy.repository.js';
 import { createTenancyService } from './tenancy/tenancy.service.js';
 
@@ -42,5 +43,6 @@ export const coreBackofficeRoutes: FastifyPluginAsyncZod<{ core: CoreServices }>
 
 /** Core's Reader routes under /api/media/v1. */
 export const coreReaderRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> = async (app, { core }) => {
+  await app.register(tenancyReaderRoutes, { tenancy: core.tenancy });
   await app.register(categoriesReaderRoutes, { categories: core.categories, tenancy: core.tenancy });
 };

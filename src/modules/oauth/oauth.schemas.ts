@@ -103,7 +103,11 @@ export const tokenResponseSchema = z
 
 const tokenParam = z.string().max(4096).optional();
 
-/** Token endpoint parameters, from the query string or a form/JSON body. */
+/**
+ * Token endpoint parameters, from the query string or a form/JSON body. Deliberately not
+ * named with .meta({ id }): a named querystring schema becomes a $ref that @fastify/swagger
+ * cannot expand into parameters, and /openapi.json answered 500.
+ */
 export const tokenParams = z
   .object({
     grand_type: z.string().max(100).optional().describe("The spec's spelling of grant_type"),
@@ -116,8 +120,7 @@ export const tokenParams = z
     code_verifier: z.string().max(200).optional(),
     oauth_provider_id: z.string().max(200).optional(),
     refresh_token: tokenParam,
-  })
-  .meta({ id: 'TokenRequest' });
+  });
 
 export type TokenParams = z.output<typeof tokenParams>;
 export type OAuthClientCreate = z.output<typeof oauthClientCreateBody>;

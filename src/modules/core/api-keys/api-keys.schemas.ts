@@ -24,7 +24,10 @@ export const apiKeyCreateBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
     role: z.enum(ROLES),
-    expires_at: timestampInput.optional().describe('After this instant the key is refused'),
+    expires_at: timestampInput
+      .refine((d) => d.getTime() > Date.now(), 'must be in the future')
+      .optional()
+      .describe('After this instant the key is refused'),
   })
   .meta({ id: 'ApiKeyCreate' });
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Db } from '../../../db/client.js';
-import { errors } from '../../../shared/errors.js';
+import { PG_UNIQUE_VIOLATION, errors, pgErrorCode } from '../../../shared/errors.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { ApiKeysRepository } from './api-keys.repository.js';
 import type { ApiKeyCreate } from './api-keys.schemas.js';
@@ -64,7 +64,13 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
     async ensure(mediaId: string, secret: string, name: string): Promise<ApiKeyRow> {
       const existing = await repo.findByHash(db, hashKey(secret));
       if (existing) return existing;
-      return (await this.create(mediaId, { name, role: 'admin' }, secret)).row;
+      try {
+        return (await this.create(mediaId, { name, role: 'admin' }, secret)).row;
+      } catch (err) {
+        // Another instance starting at the same moment inserted it first.
+        if (pgErrorCode(err) !== PG_UNIQUE_VIOLATION) throw err;
+        return (await repo.findByHash(db, hashKey(secret)))!;
+      }
     },
 
     list: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query),

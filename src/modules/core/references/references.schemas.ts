@@ -37,7 +37,10 @@ export const referenceCreateBody = z
     provider: providerName,
     id: uuid.optional().describe("The external system's id; generated when absent"),
     urn,
-    expires_at: timestampInput.optional().describe('After this instant the reference no longer resolves'),
+    expires_at: timestampInput
+      .refine((d) => d.getTime() > Date.now(), 'must be in the future')
+      .optional()
+      .describe('After this instant the reference no longer resolves'),
   })
   .meta({ id: 'ReferenceCreate' });
 

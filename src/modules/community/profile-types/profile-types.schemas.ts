@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { localesMeta } from '../../../shared/locales.js';
+import { isoTimestamp, uuid } from '../../../shared/schemas.js';
+
+export const PROFILE_KINDS = ['event', 'organization', 'person', 'project'] as const;
+
+export const FLAG_NAMES = [
+  'has_phone', 'has_email', 'has_bluesky', 'has_linkedin', 'has_website', 'has_facebook', 'has_twitter',
+  'has_instagram', 'has_country', 'has_state', 'has_city', 'has_street', 'has_location',
+] as const;
+export type FlagName = (typeof FLAG_NAMES)[number];
+
+const flags = <T extends z.ZodType>(make: () => T) =>
+  Object.fromEntries(FLAG_NAMES.map((f) => [f, make()])) as Record<FlagName, T>;
+
+const metadataEntry = z.object({ key: z.string(), value: z.string() });
+
+export const profileTypeSchema = z
+  .object({
+    id: uuid,
+    kind: z.enum(PROFILE_KINDS),
+    key: z.string(),
+    name: z.string(),
+    ...flags(() => z.boolean()),
+    metadata: z.array(metadataEntry),
+    inserted_at: isoTimestamp,
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: 'ProfileType' });
+
+/** Reader view (spec 2.5). */
+export const readerProfileTypeSchema = z
+  .object({
+    id: uuid,
+    kind: z.enum(PROFILE_KINDS),
+    key: z.string(),
+    name: z.string(),
+    ...flags(() => z.boolean()),
+    metadata: z.array(metadataEntry),
+    meta: z.object({ locales: localesMeta }),
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: 'ReaderProfileType' });
+
+export const profileTypeCreateBody = z
+  .strictObject({
+    kind: z.enum(PROFILE_KINDS),
+    key: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)'),
+    name: z.string().trim().min(1).max(200),
+    ...flags(() => z.boolean().optional()),
+    metadata: z
+      .array(z.strictObject({ key: z.string().min(1).max(100), value: z.string().max(2000) }))
+      .max(100)
+      .refine((m) => new Set(m.map((e) => e.key)).size === m.length, { message: 'each key may appear only once' })
+      .default([]),
+  })
+  .meta({ id: 'ProfileTypeCreate' });
+
+export type ProfileTypeCreate = z.output<typeof profileTypeCreateBody>;
