@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { corePublicRoutes } from '../../modules/core/index.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
 import type { TreeOptions } from '../backoffice/index.js';
@@ -14,7 +15,7 @@ declare module 'fastify' {
  * The deprecated Public interface: anonymous, read-only, published data only. Every
  * operation is marked deprecated in OpenAPI and answers with Deprecation and Link headers.
  */
-export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config, redis }) => {
+export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis }) => {
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, deprecated: true };
     recordRoutes(app, 'public', route);
@@ -30,4 +31,6 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     redis,
     namespace: 'public',
   });
+
+  await app.register(corePublicRoutes, { core: services.core });
 };

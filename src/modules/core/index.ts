@@ -10,6 +10,8 @@ import { categoriesReaderRoutes } from './categories/categories.reader.routes.js
 import { createCategoriesRepository } from './categories/categories.repository.js';
 import { createCategoriesService } from './categories/categories.service.js';
 import { referencesBackofficeRoutes } from './references/references.backoffice.routes.js';
+import { referencesPublicRoutes } from './references/references.public.routes.js';
+import { referencesReaderRoutes } from './references/references.reader.routes.js';
 import { referencesRepository } from './references/references.repository.js';
 import { createReferencesService } from './references/references.service.js';
 import { tenancyBackofficeRoutes } from './tenancy/tenancy.backoffice.routes.js';
@@ -45,4 +47,10 @@ export const coreBackofficeRoutes: FastifyPluginAsyncZod<{ core: CoreServices }>
 export const coreReaderRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> = async (app, { core }) => {
   await app.register(tenancyReaderRoutes, { tenancy: core.tenancy });
   await app.register(categoriesReaderRoutes, { categories: core.categories, tenancy: core.tenancy });
+  await app.register(referencesReaderRoutes, { references: core.references });
+};
+
+/** Core's deprecated Public routes under /api/public. */
+export const corePublicRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> = async (app, { core }) => {
+  await app.register(referencesPublicRoutes, { references: core.references, tenancy: core.tenancy });
 };
