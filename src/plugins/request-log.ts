@@ -25,7 +25,6 @@ export const REDACT_PATHS = [
   '*.client_secret',
   '*.refresh_token',
   '*.access_token',
-  '*.key',
   '*.secret',
 ];
 

@@ -37,6 +37,8 @@ const svgIcon: sanitizeHtml.IOptions = {
     polygon: ['points', ...svgShapeAttrs],
   },
   allowedSchemes: [],
+  // Case is kept for viewBox, so drop the text of these elements whatever their spelling.
+  nonTextTags: ['script', 'SCRIPT', 'style', 'STYLE', 'foreignObject', 'foreignobject', 'FOREIGNOBJECT', 'textarea', 'option'],
   parser: { lowerCaseAttributeNames: false, lowerCaseTags: false },
 };
 
