@@ -65,9 +65,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (body === '') return done(null, undefined);
     return defaultJson(req, body as string, done);
   });
-  // Bodies are JSON: Fastify's built-in text/plain parser would hand the validator a string
-  // (a 400) where every other foreign type gets the documented 415.
-  app.removeContentTypeParser('text/plain');
 
   const services = await createServices({ db: database.db, logger, publicBaseUrl: config.publicBaseUrl });
   app.decorate('services', services);

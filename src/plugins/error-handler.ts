@@ -75,13 +75,29 @@ function toAppError(err: FastifyError): AppError | undefined {
   return undefined;
 }
 
+// Drizzle puts the bound parameters of a failed query in its message ("params: ..."); those
+// can be secrets or hashes, so the log keeps the SQL text but never the values.
+const withoutParams = (text: string | undefined) =>
+  text?.replace(/\nparams: [\s\S]*?(?=\n\s+at |$)/, '\nparams: [redacted]');
+
+function loggable(err: FastifyError) {
+  const cause = err.cause as { message?: string; code?: string } | undefined;
+  return {
+    type: err.name,
+    message: withoutParams(err.message),
+    stack: withoutParams(err.stack),
+    sqlState: pgErrorCode(err),
+    ...(cause && { cause: { message: withoutParams(cause.message), code: cause.code } }),
+  };
+}
+
 /** One place that turns every failure into `{error, code, details?}`. */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError, req, reply) => {
       const appError = toAppError(err);
       if (!appError) {
-        req.log.error({ err }, 'request failed');
+        req.log.error({ err: loggable(err) }, 'request failed');
         return reply.status(500).send({ error: 'internal error', code: 'internal' });
       }
       if (appError.headers) reply.headers(appError.headers);
