@@ -4,16 +4,21 @@ import { serviceSecret } from './db/secrets.js';
 import { createCommunityServices } from './modules/community/index.js';
 import { createCoreServices } from './modules/core/index.js';
 import { createOAuthServices, issuerFor } from './modules/oauth/index.js';
+import { createPublisherServices } from './modules/publisher/index.js';
+import { createReaderhubServices } from './modules/readerhub/index.js';
 import { Paginator } from './shared/paging.js';
 
 /** The composition root: every module's services, built once over one database. */
 export async function createServices(deps: { db: Db; logger: Logger; publicBaseUrl?: string | undefined }) {
   const pager = new Paginator(await serviceSecret(deps.db, 'cursor_hmac_key'));
+  const publisher = createPublisherServices({ db: deps.db, pager });
   return {
     pager,
     core: createCoreServices({ db: deps.db, pager, logger: deps.logger }),
     community: createCommunityServices({ db: deps.db, pager }),
     oauth: createOAuthServices({ db: deps.db, pager, issuer: issuerFor(deps.publicBaseUrl) }),
+    publisher,
+    readerhub: createReaderhubServices({ db: deps.db, pager, topics: publisher.topics }),
   };
 }
 

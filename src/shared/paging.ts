@@ -7,7 +7,10 @@ import type { PagingQuery } from './schemas.js';
 type SortKind = 'timestamp' | 'text' | 'number';
 type SortValue = Date | string | number;
 
-/** A total order for a listing: one sort column plus `id` as tie-breaker, backed by an index. */
+/**
+ * A total order for a listing: one sort column plus `id` as tie-breaker, backed by an index
+ * declared in the same direction (`.desc()` on both columns for 'desc', plain for 'asc').
+ */
 export interface Keyset<Row> {
   sort: PgColumn;
   id: PgColumn;

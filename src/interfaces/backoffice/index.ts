@@ -5,6 +5,8 @@ import type { Services } from '../../container.js';
 import { communityBackofficeRoutes } from '../../modules/community/index.js';
 import { coreBackofficeRoutes } from '../../modules/core/index.js';
 import { oauthBackofficeRoutes } from '../../modules/oauth/index.js';
+import { publisherBackofficeRoutes } from '../../modules/publisher/index.js';
+import { readerhubBackofficeRoutes } from '../../modules/readerhub/index.js';
 import { apiKeyAuth } from '../../plugins/api-key-auth.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
@@ -35,5 +37,7 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
 
   await app.register(coreBackofficeRoutes, { prefix: '/core/v2', core: services.core });
   await app.register(oauthBackofficeRoutes, { prefix: '/core/v2/oauth', oauth: services.oauth });
+  await app.register(publisherBackofficeRoutes, { prefix: '/core/v2', publisher: services.publisher });
+  await app.register(readerhubBackofficeRoutes, { prefix: '/core/v2', readerhub: services.readerhub });
   await app.register(communityBackofficeRoutes, { prefix: '/community/v2', community: services.community });
 };

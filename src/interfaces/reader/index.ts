@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { communityReaderRoutes } from '../../modules/community/index.js';
 import { coreReaderRoutes } from '../../modules/core/index.js';
 import { bearerErrors, oauthReaderRoutes } from '../../modules/oauth/index.js';
+import { publisherReaderRoutes } from '../../modules/publisher/index.js';
+import { readerhubReaderRoutes } from '../../modules/readerhub/index.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { readerAuth } from '../../plugins/reader-auth.js';
 import { recordRoutes } from '../../plugins/route-table.js';
@@ -43,6 +45,8 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     oauth: { ...services.oauth, tokenRateLimit: config.rateLimit.token },
   });
   await app.register(coreReaderRoutes, { core: services.core });
+  await app.register(publisherReaderRoutes, { publisher: services.publisher });
+  await app.register(readerhubReaderRoutes, { readerhub: services.readerhub });
   await app.register(communityReaderRoutes, {
     community: services.community,
     mediaLocales: (mediaId) => services.core.tenancy.cachedMedia(mediaId),

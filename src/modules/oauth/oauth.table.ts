@@ -19,7 +19,7 @@ export const oauthClients = pgTable(
     revokedAt: tstz('revoked_at'),
     ...timestamps(),
   },
-  (t) => [index('oauth_clients_media_page_idx').on(t.mediaId, t.insertedAt, t.id)],
+  (t) => [index('oauth_clients_media_page_idx').on(t.mediaId, t.insertedAt.desc(), t.id.desc())],
 );
 
 /** External identity providers that sign readers in (authorization code flow). */
@@ -47,7 +47,7 @@ export const oauthProviders = pgTable(
     deletedAt: deletedAt(),
   },
   (t) => [
-    index('oauth_providers_media_page_idx').on(t.mediaId, t.insertedAt, t.id),
+    index('oauth_providers_media_page_idx').on(t.mediaId, t.insertedAt.desc(), t.id.desc()),
     uniqueIndex('oauth_providers_media_issuer_uq')
       .on(t.mediaId, t.issuer)
       .where(sql`${t.deletedAt} is null`),

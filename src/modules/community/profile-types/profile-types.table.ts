@@ -31,7 +31,7 @@ export const profileTypes = pgTable(
   },
   (t) => [
     uniqueIndex('profile_types_media_key_uq').on(t.mediaId, t.key),
-    index('profile_types_media_page_idx').on(t.mediaId, t.insertedAt, t.id),
+    index('profile_types_media_page_idx').on(t.mediaId, t.insertedAt.desc(), t.id.desc()),
   ],
 );
 

@@ -22,7 +22,7 @@ export const apiKeys = pgTable(
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_uq').on(t.keyHash),
-    index('api_keys_media_page_idx').on(t.mediaId, t.insertedAt, t.id),
+    index('api_keys_media_page_idx').on(t.mediaId, t.insertedAt.desc(), t.id.desc()),
   ],
 );
 

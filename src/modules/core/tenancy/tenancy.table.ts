@@ -22,7 +22,7 @@ export const workspaces = pgTable(
   },
   (t) => [
     uniqueIndex('workspaces_media_key_uq').on(t.mediaId, t.key),
-    index('workspaces_media_page_idx').on(t.mediaId, t.insertedAt, t.id),
+    index('workspaces_media_page_idx').on(t.mediaId, t.insertedAt.desc(), t.id.desc()),
   ],
 );
 
@@ -40,7 +40,7 @@ export const statuses = pgTable(
   },
   (t) => [
     uniqueIndex('statuses_media_key_uq').on(t.mediaId, t.key),
-    index('statuses_media_page_idx').on(t.mediaId, t.insertedAt, t.id),
+    index('statuses_media_page_idx').on(t.mediaId, t.insertedAt.desc(), t.id.desc()),
   ],
 );
 

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { isoTimestamp, uuid } from '../../../shared/schemas.js';
+
+const topicKey = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)')
+  .describe('Stable handle, unique within the media (used for push channels and feeds)');
+
+export const topicSchema = z
+  .object({
+    id: uuid,
+    key: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    inserted_at: isoTimestamp,
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: 'Topic' });
+
+export const topicCreateBody = z
+  .strictObject({
+    key: topicKey,
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(2000).nullable().optional(),
+  })
+  .meta({ id: 'TopicCreate' });
+
+export const readerTopicSchema = z
+  .object({
+    id: uuid,
+    key: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: 'ReaderTopic' });
+
+export type TopicCreate = z.output<typeof topicCreateBody>;

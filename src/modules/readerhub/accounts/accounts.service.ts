@@ -1,0 +1,116 @@
+import type { Db, Executor } from '../../../db/client.js';
+import type { ReaderPrincipal } from '../../../shared/scopes.js';
+import { readerhubErrors } from '../readerhub.errors.js';
+import type { AccountsRepository, ReaderIdentity } from './accounts.repository.js';
+import type { MetadataInput, ProfileCreate, ProfileUpdate, ReadersQuery } from './accounts.schemas.js';
+import type { ReaderRow } from './accounts.table.js';
+
+/** Who the token says the reader is. Routes that get here are `readerRequired`. */
+function identityOf(principal: ReaderPrincipal): ReaderIdentity {
+  if (principal.kind !== 'reader' || !principal.providerId || !principal.sub) {
+    // The route forgot `readerRequired`: a bug on our side, so a 500 rather than a client error.
+    throw new Error('reader account asked for a principal that is not a signed-in reader');
+  }
+  return {
+    mediaId: principal.mediaId,
+    providerId: principal.providerId,
+    sub: principal.sub,
+    email: principal.email ?? null,
+    name: principal.name ?? null,
+  };
+}
+
+const profileFields = (input: ProfileUpdate) => ({
+  ...(input.first_name !== undefined && { firstName: input.first_name }),
+  ...(input.last_name !== undefined && { lastName: input.last_name }),
+  ...(input.other_name !== undefined && { otherName: input.other_name }),
+  ...(input.pronoun !== undefined && { pronoun: input.pronoun }),
+});
+
+export function createAccountsService(deps: { db: Db; repo: AccountsRepository }) {
+  const { db, repo } = deps;
+
+  const loadProfile = async (readerId: string, tx: Executor = db) => {
+    const row = await repo.findProfile(tx, readerId);
+    if (!row) throw readerhubErrors.profileNotFound();
+    return row;
+  };
+
+  return {
+    /**
+     * The reader's account, created on first use. Reads first (the common case costs one
+     * indexed select); two first requests racing both end up with the same row.
+     */
+    async ensure(principal: ReaderPrincipal): Promise<ReaderRow> {
+      const identity = identityOf(principal);
+      const found = await repo.findByIdentity(db, identity);
+      if (found) return found;
+      const inserted = await repo.insertIfAbsent(db, identity);
+      if (inserted) return inserted;
+      const winner = await repo.findByIdentity(db, identity);
+      if (!winner) throw new Error('reader account vanished after a conflicting insert');
+      return winner;
+    },
+
+    /** Verify oauth user: links or creates the account and refreshes e-mail and name from the token. */
+    async verify(principal: ReaderPrincipal): Promise<{ row: ReaderRow; created: boolean }> {
+      const identity = identityOf(principal);
+      const written = await repo.upsert(db, identity);
+      if (written) return written;
+      const row = await repo.findByIdentity(db, identity);
+      if (!row) throw new Error('reader account vanished after an upsert');
+      return { row, created: false };
+    },
+
+    list: (mediaId: string, query: ReadersQuery) => repo.list(db, mediaId, query),
+
+    async get(mediaId: string, id: string): Promise<ReaderRow> {
+      const row = await repo.find(db, mediaId, id);
+      if (!row) throw readerhubErrors.readerNotFound();
+      return row;
+    },
+
+    getProfile: (reader: ReaderRow) => loadProfile(reader.id),
+
+    async createProfile(reader: ReaderRow, input: ProfileCreate) {
+      return db.transaction(async (tx) => {
+        const row = await repo.insertProfile(tx, {
+          readerId: reader.id,
+          firstName: input.first_name ?? null,
+          lastName: input.last_name ?? null,
+          otherName: input.other_name ?? null,
+          pronoun: input.pronoun ?? null,
+        });
+        if (!row) throw readerhubErrors.profileExists();
+        await repo.replaceMetadata(tx, row.id, input.metadata ?? []);
+        return loadProfile(reader.id, tx);
+      });
+    },
+
+    async updateProfile(reader: ReaderRow, patch: ProfileUpdate) {
+      return db.transaction(async (tx) => {
+        const id = await repo.lockProfile(tx, reader.id);
+        if (!id) throw readerhubErrors.profileNotFound();
+        await repo.updateProfile(tx, id, profileFields(patch));
+        return loadProfile(reader.id, tx);
+      });
+    },
+
+    async getMetadata(reader: ReaderRow) {
+      return (await loadProfile(reader.id)).metadata;
+    },
+
+    /** Replaces every pair at once; the profile row is locked so that two PUTs do not interleave. */
+    async replaceMetadata(reader: ReaderRow, pairs: MetadataInput) {
+      return db.transaction(async (tx) => {
+        const id = await repo.lockProfile(tx, reader.id);
+        if (!id) throw readerhubErrors.profileNotFound();
+        await repo.replaceMetadata(tx, id, pairs);
+        await repo.updateProfile(tx, id, {});
+        return repo.metadata(tx, id);
+      });
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

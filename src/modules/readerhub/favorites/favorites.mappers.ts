@@ -1,0 +1,10 @@
+import { iso } from '../../../shared/time.js';
+import type { FAVORITE_KINDS } from './favorites.table.js';
+import type { ReaderFavoriteRow } from './favorites.table.js';
+
+export const toReaderFavorite = (row: ReaderFavoriteRow) => ({
+  id: row.id,
+  kind: row.kind as (typeof FAVORITE_KINDS)[number],
+  record_id: row.recordId,
+  inserted_at: iso(row.insertedAt),
+});

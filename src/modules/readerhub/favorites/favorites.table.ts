@@ -1,0 +1,37 @@
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
+import { readers } from '../accounts/accounts.table.js';
+
+export const FAVORITE_KINDS = ['content', 'profile'] as const;
+
+/**
+ * A record a reader marked as favorite. Contents and community profiles have no module
+ * yet, so the record is kept as kind + uuid without a foreign key and is not checked to
+ * exist; when those modules land, reads can join them and drop favorites of gone records.
+ */
+export const readerFavorites = pgTable(
+  'reader_favorites',
+  {
+    id: idColumn(),
+    readerId: uuid('reader_id')
+      .notNull()
+      .references(() => readers.id),
+    kind: text('kind').notNull(),
+    recordId: uuid('record_id').notNull(),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    check('reader_favorites_kind_ck', sql`${t.kind} in ('content', 'profile')`),
+    // A record is a favorite once; removed ones stay behind as history.
+    uniqueIndex('reader_favorites_live_uq')
+      .on(t.readerId, t.kind, t.recordId)
+      .where(sql`${t.deletedAt} is null`),
+    index('reader_favorites_reader_page_idx')
+      .on(t.readerId, t.insertedAt.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+export type ReaderFavoriteRow = typeof readerFavorites.$inferSelect;

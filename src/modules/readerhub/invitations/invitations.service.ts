@@ -1,0 +1,33 @@
+import type { Db } from '../../../db/client.js';
+import type { PagingQuery } from '../../../shared/schemas.js';
+import { readerhubErrors } from '../readerhub.errors.js';
+import type { InvitationsRepository } from './invitations.repository.js';
+import type { InvitationCreate } from './invitations.schemas.js';
+
+export function createInvitationsService(deps: { db: Db; repo: InvitationsRepository }) {
+  const { db, repo } = deps;
+
+  const load = async (mediaId: string, id: string) => {
+    const row = await repo.find(db, mediaId, id);
+    if (!row) throw readerhubErrors.invitationNotFound();
+    return row;
+  };
+
+  return {
+    create: (mediaId: string, input: InvitationCreate) =>
+      repo.insert(db, { mediaId, email: input.email, productKey: input.product_key ?? null, expiresAt: input.expires_at }),
+
+    list: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query),
+
+    get: load,
+
+    /** What the invitee opens: an expired invitation is not served (404 invitation_expired). */
+    async open(mediaId: string, id: string) {
+      const row = await load(mediaId, id);
+      if (row.expiresAt.getTime() <= Date.now()) throw readerhubErrors.invitationExpired();
+      return row;
+    },
+  };
+}
+
+export type InvitationsService = ReturnType<typeof createInvitationsService>;
