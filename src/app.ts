@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -14,6 +13,8 @@ import { readerTree } from './interfaces/reader/index.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
 import { requestLogPlugin } from './plugins/request-log.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { serializerCompiler } from './plugins/serializer.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { createLogger } from './logger.js';
 
@@ -76,11 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(errorHandlerPlugin);
   await app.register(requestLogPlugin);
-  await app.register(helmet, {
-    // JSON answers need no scripts or frames; /docs sets its own policy.
-    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    crossOriginResourcePolicy: { policy: 'same-site' },
-  });
+  await app.register(securityHeadersPlugin);
   await app.register(swaggerPlugin);
   await app.register(healthPlugin, { database });
 

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type SQL, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { AppError } from './errors.js';
 import type { PagingQuery } from './schemas.js';
@@ -36,6 +36,16 @@ export interface PagePlan<Row> {
   finish: (rows: Row[]) => Page<Row>;
 }
 
+type PageQuery = Pick<PagingQuery, 'limit' | 'after' | 'before'>;
+
+export interface PreparedPagePlan<Row> extends PagePlan<Row> {
+  /** Which statement this page needs: the first page, or a page after or before a cursor. */
+  shape: 'first' | 'after' | 'before';
+  /** Values for the placeholders: page_limit, and cursor_sort/cursor_id past the first page. */
+  params: Record<string, unknown>;
+  limitParam: Placeholder;
+}
+
 const invalidCursor = () => new AppError(400, 'invalid_cursor', 'the cursor is malformed or belongs to another listing');
 
 /**
@@ -46,21 +56,36 @@ const invalidCursor = () => new AppError(400, 'invalid_cursor', 'the cursor is m
 export class Paginator {
   constructor(private readonly secret: Buffer) {}
 
-  plan<Row>(keyset: Keyset<Row>, scope: string, query: Pick<PagingQuery, 'limit' | 'after' | 'before'>): PagePlan<Row> {
+  plan<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery): PagePlan<Row> {
+    return this.build(keyset, scope, query, false);
+  }
+
+  /**
+   * plan() with the cursor position and the limit as placeholders: the SQL depends only on
+   * `shape`, so a repository can prepare one statement per shape and execute it with `params`.
+   */
+  preparedPlan<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery): PreparedPagePlan<Row> {
+    return this.build(keyset, scope, query, true);
+  }
+
+  private build<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery, prepared: boolean): PreparedPagePlan<Row> {
     if (query.after && query.before) {
       throw new AppError(400, 'invalid_cursor', 'use either after or before, not both');
     }
     const backward = Boolean(query.before);
     const token = query.after ?? query.before;
     const position = token ? this.decode(scope, token, keyset.kind) : undefined;
+    const params: Record<string, unknown> = { page_limit: query.limit + 1 };
+    if (position) Object.assign(params, { cursor_sort: position.sort, cursor_id: position.id });
 
     // Paging backward walks the order in reverse and flips the rows back afterwards.
     const walkDesc = (keyset.direction === 'desc') !== backward;
     const cast = keyset.kind === 'timestamp' ? sql`::timestamptz` : keyset.kind === 'number' ? sql`::numeric` : sql`::text`;
+    const at = (name: 'cursor_sort' | 'cursor_id') => (prepared ? sql.placeholder(name) : params[name]);
     const where = position
       ? walkDesc
-        ? sql`(${keyset.sort}, ${keyset.id}) < (${position.sort}${cast}, ${position.id}::uuid)`
-        : sql`(${keyset.sort}, ${keyset.id}) > (${position.sort}${cast}, ${position.id}::uuid)`
+        ? sql`(${keyset.sort}, ${keyset.id}) < (${at('cursor_sort')}${cast}, ${at('cursor_id')}::uuid)`
+        : sql`(${keyset.sort}, ${keyset.id}) > (${at('cursor_sort')}${cast}, ${at('cursor_id')}::uuid)`
       : undefined;
     // drizzle-kit makes .desc() index columns DESC NULLS LAST, and PostgreSQL serves an ORDER BY
     // from an index only when the null placement matches too, even on NOT NULL columns (which
@@ -73,6 +98,9 @@ export class Paginator {
       where,
       orderBy,
       limit: query.limit + 1,
+      limitParam: sql.placeholder('page_limit'),
+      shape: position ? (backward ? 'before' : 'after') : 'first',
+      params,
       finish: (rows) => {
         const more = rows.length > query.limit;
         const items = more ? rows.slice(0, query.limit) : rows;

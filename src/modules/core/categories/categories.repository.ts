@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type Aggregate } from '../../../shared/soft-delete.js';
 import { type Paginator, newestFirst } from '../../../shared/paging.js';
+import { statementCache } from '../../../shared/prepared.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { type CategoryRow, categories, categoryLocales } from './categories.table.js';
 
@@ -38,44 +39,40 @@ const withLocales = {
   ), '[]'::json)`.as('locales'),
 };
 
+type View = 'all' | 'published';
+
+const live = (view: View) =>
+  and(isNull(categories.deletedAt), view === 'published' ? eq(categories.isArchived, false) : undefined);
+
+// The category reads are the hottest queries: prepared once per executor and shape.
+const statements = statementCache<CategoryWithLocales>();
+
 export function createCategoriesRepository(pager: Paginator) {
   return {
     /** Live categories; `published` leaves out archived ones too (what readers see). */
-    async list(db: Executor, mediaId: string, query: PagingQuery, view: 'all' | 'published' = 'all') {
-      const plan = pager.plan(order, `categories:${view}:${mediaId}`, query);
-      const rows = await db
-        .select(withLocales)
-        .from(categories)
-        .where(
-          and(
-            eq(categories.mediaId, mediaId),
-            isNull(categories.deletedAt),
-            view === 'published' ? eq(categories.isArchived, false) : undefined,
-            plan.where,
-          ),
-        )
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+    async list(db: Executor, mediaId: string, query: PagingQuery, view: View = 'all') {
+      const plan = pager.preparedPlan(order, `categories:${view}:${mediaId}`, query);
+      const statement = statements(db, `list:${view}:${plan.shape}`, () =>
+        db
+          .select(withLocales)
+          .from(categories)
+          .where(and(eq(categories.mediaId, sql.placeholder('mediaId')), live(view), plan.where))
+          .orderBy(...plan.orderBy)
+          .limit(plan.limitParam)
+          .prepare(`categories_list_${view}_${plan.shape}`),
+      );
+      return plan.finish(await statement.execute({ mediaId, ...plan.params }));
     },
 
-    async find(
-      db: Executor,
-      mediaId: string,
-      id: string,
-      view: 'all' | 'published' = 'all',
-    ): Promise<CategoryWithLocales | undefined> {
-      const [row] = await db
-        .select(withLocales)
-        .from(categories)
-        .where(
-          and(
-            eq(categories.id, id),
-            eq(categories.mediaId, mediaId),
-            isNull(categories.deletedAt),
-            view === 'published' ? eq(categories.isArchived, false) : undefined,
-          ),
-        );
+    async find(db: Executor, mediaId: string, id: string, view: View = 'all'): Promise<CategoryWithLocales | undefined> {
+      const statement = statements(db, `find:${view}`, () =>
+        db
+          .select(withLocales)
+          .from(categories)
+          .where(and(eq(categories.id, sql.placeholder('id')), eq(categories.mediaId, sql.placeholder('mediaId')), live(view)))
+          .prepare(`categories_find_${view}`),
+      );
+      const [row] = await statement.execute({ id, mediaId });
       return row;
     },
 

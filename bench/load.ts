@@ -1,0 +1,72 @@
+/**
+ * The load generator, run as a child process of bench/run.ts so that autocannon's own
+ * work does not share an event loop (or a memory figure) with the servers it measures.
+ * It takes one scenario per IPC message and answers with a summary.
+ */
+import autocannon from 'autocannon';
+
+export interface LoadScenario {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  /** Paths each connection cycles through, in order. */
+  paths: string[];
+  body?: string;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  total: number;
+  /** Requests of the warm-up, which precedes the measured run and is not in the figures. */
+  warmupTotal: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+export type LoadReply = { ok: true; result: LoadResult } | { ok: false; error: string };
+
+// Not in @types/autocannon 7 yet; autocannon 8 runs it before the measured run and
+// reports it apart.
+type Options = autocannon.Options & { warmup?: { connections: number; duration: number } };
+
+async function run(s: LoadScenario): Promise<LoadResult> {
+  const options: Options = {
+    url: s.url,
+    connections: s.connections,
+    duration: s.durationSeconds,
+    timeout: 10,
+    method: s.method,
+    headers: s.headers,
+    ...(s.body !== undefined && { body: s.body }),
+    requests: s.paths.map((path) => ({ path })),
+    ...(s.warmupSeconds > 0 && { warmup: { connections: s.connections, duration: s.warmupSeconds } }),
+  };
+  const result = (await autocannon(options)) as autocannon.Result & { warmup?: autocannon.Result };
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    total: result.requests.total,
+    warmupTotal: result.warmup?.requests.total ?? 0,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+process.on('message', (scenario: LoadScenario) => {
+  run(scenario).then(
+    (result) => process.send?.({ ok: true, result } satisfies LoadReply),
+    (err: unknown) => process.send?.({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies LoadReply),
+  );
+});
+// The parent went away (finished or crashed): nothing left to do.
+process.on('disconnect', () => process.exit(0));
+// Ctrl-C reaches the whole process group; the parent decides when this child ends.
+process.on('SIGINT', () => {});

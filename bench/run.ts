@@ -1,0 +1,319 @@
+/**
+ * `npm run bench`: the Backoffice category endpoints under load, through the real stack
+ * (API key, validation, mapping, serialisation), beside a floor server that runs the same
+ * SQL on the same connection and does nothing else.
+ *
+ * DATABASE_URL set: a database of its own on that server (created, migrated, dropped).
+ * Unset: an in-memory PGlite. Everything listens on 127.0.0.1, each run is a fixed
+ * duration, the whole bench has a time cap, and nothing is written to the repository.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { type App, buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
+import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
+import type { LoadReply, LoadResult, LoadScenario } from './load.js';
+
+const CATEGORIES = 10_000;
+const CONNECTIONS = 50;
+const DURATION_S = 5;
+const WARMUP_S = 2;
+/** Rows skipped before the deep page: 250 pages of 20. */
+const DEEP_ROWS = 5_000;
+const BY_ID_SAMPLE = 100;
+/** The whole bench, seeding included, ends by this time whatever happens. */
+const OVERALL_CAP_MS = 240_000;
+
+const TARGET_THROUGHPUT = 0.7;
+const TARGET_P99 = 1.5;
+const TARGET_RSS_MB = 250;
+
+const HOST = '127.0.0.1';
+
+const closers: Array<{ name: string; close: () => Promise<unknown> }> = [];
+let closing: Promise<void> | undefined;
+
+/** Closes what was opened, newest first; each step on its own, so one failure skips nothing. */
+function cleanup(): Promise<void> {
+  closing ??= (async () => {
+    for (const { name, close } of closers.reverse()) {
+      try {
+        await close();
+      } catch (err) {
+        console.error(`bench: closing ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  })();
+  return closing;
+}
+
+let aborted = false;
+
+function abort(reason: string, code: number) {
+  aborted = true;
+  console.error(`bench: ${reason}; closing down`);
+  // A close that hangs must not keep the bench alive either.
+  setTimeout(() => process.exit(code), 10_000).unref();
+  void cleanup().finally(() => process.exit(code));
+}
+
+const listenUrl = (server: FastifyInstance | App) => {
+  const { port } = server.server.address() as AddressInfo;
+  return `http://${HOST}:${port}`;
+};
+
+async function getJson<T>(url: string, headers: Record<string, string>): Promise<T> {
+  const res = await fetch(url, { headers });
+  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  return (await res.json()) as T;
+}
+
+interface ListBody {
+  data: Array<{ id: string; locales: unknown[] }>;
+  meta: { next: string | null };
+}
+
+/** Follows meta.next from the first page until `rows` rows lie behind; the path of the next page of 20. */
+async function deepPagePath(appUrl: string, headers: Record<string, string>, rows: number): Promise<string> {
+  let path = '/core/v2/categories?limit=100';
+  for (let seen = 0; seen < rows; ) {
+    const page = await getJson<ListBody>(appUrl + path, headers);
+    seen += page.data.length;
+    if (!page.meta.next) throw new Error(`the listing ended after ${seen} rows`);
+    path = page.meta.next;
+  }
+  const url = new URL(path, appUrl);
+  url.searchParams.set('limit', '20');
+  return url.pathname + url.search;
+}
+
+function startLoadGenerator(): ChildProcess {
+  // fork() passes on tsx's loader flags (process.execArgv), so the child runs TypeScript too.
+  return fork(fileURLToPath(new URL('./load.ts', import.meta.url)), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+function runLoad(child: ChildProcess, scenario: LoadScenario): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`the load generator exited (${code})`));
+    child.once('exit', onExit);
+    child.once('message', (reply: LoadReply) => {
+      child.off('exit', onExit);
+      if (reply.ok) resolve(reply.result);
+      else reject(new Error(`autocannon failed: ${reply.error}`));
+    });
+    child.send(scenario);
+  });
+}
+
+interface Row {
+  name: string;
+  result: LoadResult;
+  floor?: string;
+  /** CPU time of this process (servers, driver, PGlite) per request, over warm-up and run. */
+  cpuUsPerRequest: number;
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+function printTable(rows: Row[]) {
+  const byName = new Map(rows.map((r) => [r.name, r.result]));
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs floor', 'p99 vs floor', 'CPU us/req', 'requests', 'non-2xx/err'];
+  const lines = rows.map(({ name, result, floor, cpuUsPerRequest }) => {
+    const f = floor ? byName.get(floor) : undefined;
+    return [
+      name,
+      fmt(result.requestsPerSecond),
+      fmt(result.p50Ms),
+      fmt(result.p99Ms),
+      f ? `${fmt((100 * result.requestsPerSecond) / f.requestsPerSecond)} %` : '-',
+      f ? `${fmt(result.p99Ms / Math.max(f.p99Ms, 1), 2)} x` : '-',
+      fmt(cpuUsPerRequest),
+      fmt(result.total),
+      `${result.non2xx}/${result.errors + result.timeouts}`,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const render = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(render(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const line of lines) console.log(render(line));
+}
+
+function printTargets(rows: Row[], rssMb: number, databaseMb: number) {
+  const byName = new Map(rows.map((r) => [r.name, r.result]));
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  console.log('\nTargets (reported only; the exit code does not depend on them)');
+  for (const { name, result, floor } of rows) {
+    const f = floor ? byName.get(floor) : undefined;
+    if (!f) continue;
+    const clean = result.non2xx + result.errors + result.timeouts === 0;
+    const ratio = result.requestsPerSecond / f.requestsPerSecond;
+    const p99Ratio = result.p99Ms / Math.max(f.p99Ms, 1);
+    const note = clean ? '' : ' (failed requests: figures not valid)';
+    console.log(`  ${verdict(clean && ratio >= TARGET_THROUGHPUT)}  ${name}: throughput ${fmt(100 * ratio)} % of floor (target >= ${100 * TARGET_THROUGHPUT} %)${note}`);
+    console.log(`  ${verdict(clean && p99Ratio <= TARGET_P99)}  ${name}: p99 ${fmt(result.p99Ms)} ms = ${fmt(p99Ratio, 2)} x floor's ${fmt(f.p99Ms)} ms (target <= ${TARGET_P99} x)${note}`);
+  }
+  console.log(
+    `  ${verdict(rssMb < TARGET_RSS_MB)}  RSS at the end: ${fmt(rssMb)} MB (target < ${TARGET_RSS_MB} MB; ` +
+      `opening the database took ${fmt(databaseMb)} MB of it)`,
+  );
+}
+
+const rssMb = () => mb(process.memoryUsage().rss);
+
+/** Other work on the machine skews req/s and latency (not CPU us/req); say so beside the figures. */
+function warnIfBusy(when: string) {
+  const [load] = loadavg();
+  if (load !== undefined && load > cpus().length * 0.75) {
+    console.log(`WARNING: load average ${fmt(load, 1)} on ${cpus().length} CPUs ${when}: other processes compete for CPU; req/s and latency are not reliable.`);
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  const rssAtStart = rssMb();
+  warnIfBusy('before the run');
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  // The per-key limit (1,000/min by default) would turn the run into 429s; the plugin still runs.
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_BACKOFFICE: '10000000' });
+
+  const bench: BenchDatabase = await openBenchDatabase(databaseUrl);
+  closers.push({ name: 'bench database', close: bench.dispose });
+  const rssWithDatabase = rssMb();
+  const app = await buildApp({ config, database: bench.database, logger: createLogger(config) });
+  // app.close() also closes the database (onClose hook).
+  closers.push({ name: 'app', close: () => app.close() });
+
+  const { media } = await app.services.core.tenancy.createMedia({ name: 'Bench media', defaultLocale: 'en', locales: ['en', 'fr'] });
+  const { secret } = await app.services.core.apiKeys.create(media.id, { name: 'bench', role: 'editor' });
+  const seedStart = Date.now();
+  await seedCategories(bench.query, media.id, CATEGORIES);
+  const seedSeconds = (Date.now() - seedStart) / 1000;
+
+  await app.listen({ host: HOST, port: 0 });
+  const appUrl = listenUrl(app);
+  const auth = { 'x-api-key': secret };
+
+  // Check the seed through the API before measuring anything.
+  const first = await getJson<ListBody>(`${appUrl}/core/v2/categories?limit=20`, auth);
+  if (first.data.length !== 20 || first.data.some((c) => c.locales.length !== 2)) {
+    throw new Error('the first page does not hold 20 categories with two locales each');
+  }
+  const deepPath = await deepPagePath(appUrl, auth, DEEP_ROWS);
+  const deepCursor = new URL(deepPath, appUrl).searchParams.get('after')!;
+  const ids = (
+    await bench.query('select id from categories where media_id = $1 order by md5(id::text) limit $2', [media.id, BY_ID_SAMPLE])
+  ).map((r) => r.id as string);
+
+  // The floor runs the statements the app itself sends for these three reads.
+  const categories = app.services.core.categories;
+  const floorQueries = {
+    firstPage: categoriesSelect(await captureQueries(bench.driver, () => categories.list(media.id, { limit: 20 }))),
+    deepPage: categoriesSelect(await captureQueries(bench.driver, () => categories.list(media.id, { limit: 20, after: deepCursor }))),
+    byId: categoriesSelect(await captureQueries(bench.driver, () => categories.get(media.id, ids[0]!))),
+    capturedId: ids[0]!,
+  };
+  const floor = buildFloor(bench.query, floorQueries);
+  await floor.listen({ host: HOST, port: 0 });
+  // Registered after the app, so it closes first: it borrows the app's pool or PGlite.
+  closers.push({ name: 'floor', close: () => floor.close() });
+  const floorUrl = listenUrl(floor);
+  const floorFirst = await getJson<unknown[]>(`${floorUrl}/list`, {});
+  if (floorFirst.length !== 21) throw new Error(`the floor's first page has ${floorFirst.length} rows, expected 21 (limit + 1)`);
+
+  const loader = startLoadGenerator();
+  closers.push({
+    name: 'load generator',
+    close: async () => {
+      if (loader.connected) loader.disconnect();
+      if (loader.exitCode === null) loader.kill();
+    },
+  });
+
+  console.log(`Database: ${bench.label}`);
+  console.log(`Seeded ${fmt(CATEGORIES)} categories x 2 locales in ${fmt(seedSeconds, 1)} s`);
+  console.log(
+    `Node ${process.version}, ${cpus().length} CPUs; autocannon in a child process, ${CONNECTIONS} connections, ` +
+      `${WARMUP_S} s warm-up + ${DURATION_S} s per scenario; deep page = ${fmt(DEEP_ROWS)} rows in\n`,
+  );
+
+  const base = { connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S };
+  const get = (url: string, paths: string[], headers: Record<string, string> = {}): LoadScenario => ({
+    ...base,
+    url,
+    method: 'GET',
+    headers,
+    paths,
+  });
+  const body = JSON.stringify({
+    locales: [
+      { locale: 'en', name: 'Bench category', description: 'Created under load' },
+      { locale: 'fr', name: 'Catégorie de banc', description: null },
+    ],
+  });
+  const plan: Array<{ name: string; floor?: string; scenario: LoadScenario }> = [
+    { name: 'floor: list first page', scenario: get(floorUrl, ['/list']) },
+    { name: 'list first page', floor: 'floor: list first page', scenario: get(appUrl, ['/core/v2/categories?limit=20'], auth) },
+    { name: 'floor: list deep page', scenario: get(floorUrl, ['/deep']) },
+    { name: 'list deep page', floor: 'floor: list deep page', scenario: get(appUrl, [deepPath], auth) },
+    { name: 'floor: by id', scenario: get(floorUrl, ids.map((id) => `/categories/${id}`)) },
+    { name: 'by id', floor: 'floor: by id', scenario: get(appUrl, ids.map((id) => `/core/v2/categories/${id}`), auth) },
+    {
+      name: 'create',
+      scenario: { ...base, url: appUrl, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, paths: ['/core/v2/categories'], body },
+    },
+  ];
+
+  const rows: Row[] = [];
+  for (const step of plan) {
+    process.stdout.write(`running ${step.name} ...`);
+    const cpuBefore = process.cpuUsage();
+    const result = await runLoad(loader, step.scenario);
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuUsPerRequest = (cpu.user + cpu.system) / Math.max(result.total + result.warmupTotal, 1);
+    process.stdout.write(` ${fmt(result.requestsPerSecond)} req/s\n`);
+    rows.push({ name: step.name, result, cpuUsPerRequest, ...(step.floor && { floor: step.floor }) });
+  }
+
+  const rssAtEnd = rssMb();
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  console.log('');
+  printTable(rows);
+  console.log(
+    '\nCPU us/req: CPU time of this process (app or floor, pg driver, PGlite) per request, warm-up included;\n' +
+      'it depends far less than req/s on what else runs on the machine. PostgreSQL server time is not in it.',
+  );
+  console.log(
+    `Process RSS at the end: ${fmt(rssAtEnd)} MB (peak ${fmt(peakRssMb)} MB); modules loaded: ${fmt(rssAtStart)} MB, ` +
+      `database opened: ${fmt(rssWithDatabase)} MB. App, floor and database driver; not the load generator.`,
+  );
+  printTargets(rows, rssAtEnd, rssWithDatabase - rssAtStart);
+  warnIfBusy('after the run');
+  console.log(`\nTotal time ${fmt((Date.now() - started) / 1000, 1)} s`);
+}
+
+setTimeout(() => abort(`overall cap of ${OVERALL_CAP_MS / 1000} s reached`, 1), OVERALL_CAP_MS).unref();
+process.once('SIGINT', () => abort('interrupted', 130));
+process.once('SIGTERM', () => abort('terminated', 143));
+
+main()
+  .catch((err: unknown) => {
+    // Once aborting, the run fails because its servers are closing: that is no news.
+    if (aborted) return;
+    console.error('bench failed:', err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await cleanup();
+    // Everything is closed; a handle left open would be a leak worth hearing about.
+    setTimeout(() => {
+      console.error('bench: open handles kept the process alive after cleanup; exiting');
+      process.exit();
+    }, 5_000).unref();
+  });
