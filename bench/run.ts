@@ -32,6 +32,8 @@ const OVERALL_CAP_MS = 240_000;
 const TARGET_THROUGHPUT = 0.7;
 const TARGET_P99 = 1.5;
 const TARGET_RSS_MB = 250;
+/** Bearer (JWT) verification may cost at most 10% of the API-key route's throughput. */
+const TARGET_BEARER = 0.9;
 
 const HOST = '127.0.0.1';
 
@@ -114,6 +116,8 @@ interface Row {
   name: string;
   result: LoadResult;
   floor?: string;
+  /** For the Reader row: the Backoffice row it is compared with (bearer vs API-key auth). */
+  versus?: string;
   /** CPU time of this process (servers, driver, PGlite) per request, over warm-up and run. */
   cpuUsPerRequest: number;
 }
@@ -159,6 +163,14 @@ function printTargets(rows: Row[], rssMb: number, databaseMb: number) {
     console.log(`  ${verdict(clean && ratio >= TARGET_THROUGHPUT)}  ${name}: throughput ${fmt(100 * ratio)} % of floor (target >= ${100 * TARGET_THROUGHPUT} %)${note}`);
     console.log(`  ${verdict(clean && p99Ratio <= TARGET_P99)}  ${name}: p99 ${fmt(result.p99Ms)} ms = ${fmt(p99Ratio, 2)} x floor's ${fmt(f.p99Ms)} ms (target <= ${TARGET_P99} x)${note}`);
   }
+  for (const { name, result, versus } of rows) {
+    const other = versus ? byName.get(versus) : undefined;
+    if (!other) continue;
+    const ratio = result.requestsPerSecond / other.requestsPerSecond;
+    console.log(
+      `  ${verdict(ratio >= TARGET_BEARER)}  ${name}: throughput ${fmt(100 * ratio)} % of ${versus} (target >= ${100 * TARGET_BEARER} %)`,
+    );
+  }
   console.log(
     `  ${verdict(rssMb < TARGET_RSS_MB)}  RSS at the end: ${fmt(rssMb)} MB (target < ${TARGET_RSS_MB} MB; ` +
       `opening the database took ${fmt(databaseMb)} MB of it)`,
@@ -181,7 +193,12 @@ async function main() {
   warnIfBusy('before the run');
   const databaseUrl = process.env.DATABASE_URL || undefined;
   // The per-key limit (1,000/min by default) would turn the run into 429s; the plugin still runs.
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_BACKOFFICE: '10000000' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_BACKOFFICE: '10000000',
+    RATE_LIMIT_READER: '10000000',
+  });
 
   const bench: BenchDatabase = await openBenchDatabase(databaseUrl);
   closers.push({ name: 'bench database', close: bench.dispose });
@@ -199,6 +216,20 @@ async function main() {
   await app.listen({ host: HOST, port: 0 });
   const appUrl = listenUrl(app);
   const auth = { 'x-api-key': secret };
+
+  // A Reader application token (client credentials): an ES256 JWT verified on every request.
+  const oauthClient = await app.services.oauth.clients.create(media.id, { name: 'bench', scopes: ['media:read'] });
+  const tokenRes = await fetch(
+    `${appUrl}/api/media/v1/oauth/token?${new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: oauthClient.row.id,
+      client_secret: oauthClient.secret,
+    })}`,
+    { method: 'POST' },
+  );
+  if (!tokenRes.ok) throw new Error(`token endpoint answered ${tokenRes.status}`);
+  const { access_token: accessToken } = (await tokenRes.json()) as { access_token: string };
+  const bearer = { authorization: `Bearer ${accessToken}`, 'x-service-media-id': media.id };
 
   // Check the seed through the API before measuring anything.
   const first = await getJson<ListBody>(`${appUrl}/core/v2/categories?limit=20`, auth);
@@ -257,9 +288,14 @@ async function main() {
       { locale: 'fr', name: 'Catégorie de banc', description: null },
     ],
   });
-  const plan: Array<{ name: string; floor?: string; scenario: LoadScenario }> = [
+  const plan: Array<{ name: string; floor?: string; versus?: string; scenario: LoadScenario }> = [
     { name: 'floor: list first page', scenario: get(floorUrl, ['/list']) },
     { name: 'list first page', floor: 'floor: list first page', scenario: get(appUrl, ['/core/v2/categories?limit=20'], auth) },
+    {
+      name: 'reader list (bearer)',
+      versus: 'list first page',
+      scenario: get(appUrl, ['/api/media/v1/categories?limit=20'], bearer),
+    },
     { name: 'floor: list deep page', scenario: get(floorUrl, ['/deep']) },
     { name: 'list deep page', floor: 'floor: list deep page', scenario: get(appUrl, [deepPath], auth) },
     { name: 'floor: by id', scenario: get(floorUrl, ids.map((id) => `/categories/${id}`)) },
@@ -278,7 +314,13 @@ async function main() {
     const cpu = process.cpuUsage(cpuBefore);
     const cpuUsPerRequest = (cpu.user + cpu.system) / Math.max(result.total + result.warmupTotal, 1);
     process.stdout.write(` ${fmt(result.requestsPerSecond)} req/s\n`);
-    rows.push({ name: step.name, result, cpuUsPerRequest, ...(step.floor && { floor: step.floor }) });
+    rows.push({
+      name: step.name,
+      result,
+      cpuUsPerRequest,
+      ...(step.floor && { floor: step.floor }),
+      ...(step.versus && { versus: step.versus }),
+    });
   }
 
   const rssAtEnd = rssMb();

@@ -38,6 +38,21 @@ export function createBearerVerifier(deps: {
   const clientCache = new LRUCache<string, boolean>({ max: 10_000, ttl: 10_000 });
   // Opaque tokens: a positive answer is kept a minute, a refusal a few seconds.
   const userinfoCache = new LRUCache<string, ReaderPrincipal | false>({ max: 10_000, ttl: 60_000 });
+  // A JWT whose signature and claims checked out stays valid until its exp: verifying the
+  // signature again on every request (ES256 or RSA) costs more than the rest of auth. What
+  // can change meanwhile (a revoked client, a removed provider) is checked on every hit.
+  const verifiedJwts = new LRUCache<string, ReaderPrincipal>({ max: 10_000, ttl: 300_000 });
+
+  const remember = (key: string, principal: ReaderPrincipal, exp: number | undefined) => {
+    const ttl = exp ? Math.min(exp * 1000 - Date.now(), 300_000) : 0;
+    if (ttl > 0) verifiedJwts.set(key, principal, { ttl });
+    return principal;
+  };
+
+  const stillTrusted = async (principal: ReaderPrincipal) =>
+    principal.kind === 'client'
+      ? clientIsLive(principal.clientId!)
+      : (await liveProviders(principal.mediaId)).some((p) => p.id === principal.providerId);
 
   const liveProviders = async (mediaId: string) => {
     let rows = providerCache.get(mediaId);
@@ -75,7 +90,11 @@ export function createBearerVerifier(deps: {
     }
     const clientId = str(payload.client_id);
     if (payload.media !== mediaId || !clientId || !(await clientIsLive(clientId))) throw bearerErrors.invalid();
-    return { kind: 'client', mediaId, subject: `client:${clientId}`, scopes: scopesOf(payload.scope), clientId };
+    return remember(
+      `${mediaId}\0${token}`,
+      { kind: 'client', mediaId, subject: `client:${clientId}`, scopes: scopesOf(payload.scope), clientId },
+      payload.exp,
+    );
   };
 
   const verifyProviderJwt = async (mediaId: string, token: string, iss: string): Promise<ReaderPrincipal> => {
@@ -98,16 +117,20 @@ export function createBearerVerifier(deps: {
     } catch {
       throw bearerErrors.invalid();
     }
-    return {
-      kind: 'reader',
-      mediaId,
-      subject: `${provider.id}:${payload.sub}`,
-      scopes: scopesOf(undefined, provider.scopes),
-      providerId: provider.id,
-      sub: payload.sub!,
-      email: str(payload.email),
-      name: str(payload.name),
-    };
+    return remember(
+      `${mediaId}\0${token}`,
+      {
+        kind: 'reader',
+        mediaId,
+        subject: `${provider.id}:${payload.sub}`,
+        scopes: scopesOf(undefined, provider.scopes),
+        providerId: provider.id,
+        sub: payload.sub!,
+        email: str(payload.email),
+        name: str(payload.name),
+      },
+      payload.exp,
+    );
   };
 
   const verifyOpaque = async (mediaId: string, token: string): Promise<ReaderPrincipal> => {
@@ -140,6 +163,12 @@ export function createBearerVerifier(deps: {
   return {
     async verify(mediaId: string, token: string): Promise<ReaderPrincipal> {
       if (token.length > MAX_TOKEN_LENGTH) throw bearerErrors.invalid();
+      const known = verifiedJwts.get(`${mediaId}\0${token}`);
+      if (known) {
+        if (await stillTrusted(known)) return known;
+        verifiedJwts.delete(`${mediaId}\0${token}`);
+        throw bearerErrors.invalid();
+      }
       let header: { alg?: string; kid?: string };
       let payload: JWTPayload;
       try {

@@ -287,6 +287,26 @@ describe('authorization code with a real OpenID provider', () => {
     expect(wrong.json().code).toBe('invalid_client');
   });
 
+  it('stops accepting a provider\'s tokens, even ones already verified, once the provider is removed', async () => {
+    const idp = await startJwksProvider();
+    try {
+      const id = await registerProvider(ctx.app, media.keys.admin, idp.registration);
+      const token = await idp.mint({ sub: 'frank' });
+      expect((await readerClient(ctx.app, media.mediaId, token).get(categories)).statusCode).toBe(200);
+      expect((await client(ctx.app, media.keys.admin).delete(`/core/v2/oauth/providers/${id}`)).statusCode).toBe(204);
+      const after = await readerClient(ctx.app, media.mediaId, token).get(categories);
+      expect(after.statusCode).toBe(401);
+      expect(after.json().code).toBe('invalid_token');
+    } finally {
+      await idp.close();
+    }
+  });
+
+  it('accepts a provider token expired less than the 60 s skew ago', async () => {
+    const token = await jwks.mint({ sub: 'gina' }, { expiresIn: Math.floor(Date.now() / 1000) - 20 });
+    expect((await readerClient(ctx.app, media.mediaId, token).get(categories)).statusCode).toBe(200);
+  });
+
   it('verifies provider JWT access tokens against its JWKS (issuer, audience, expiry)', async () => {
     const token = await jwks.mint({ sub: 'erin', email: 'erin@example.test' });
     expect((await readerClient(ctx.app, media.mediaId, token).get(categories)).statusCode).toBe(200);
