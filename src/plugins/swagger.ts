@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { SCOPE_DESCRIPTIONS } from '../shared/scopes.js';
 
 /**
  * OpenAPI 3.1 generated from the routes' zod schemas, at /openapi.json, and an
@@ -24,7 +25,18 @@ export const swaggerPlugin = fp(
           securitySchemes: {
             apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Backoffice API key' },
             apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Backoffice API key (mail webhook only)' },
-            bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Reader access token' },
+            // Reader bearer tokens: ours (client credentials, below) or an identity provider's
+            // (authorization code at /api/media/v1/oauth/token); each operation lists its scope.
+            bearer: {
+              type: 'oauth2',
+              description:
+                'Reader access token sent as `Authorization: Bearer <token>` with `x-service-media-id`. ' +
+                "Client credentials give the service's own JWTs; the authorization-code flow returns an identity " +
+                "provider's tokens (see GET /api/media/v1/oauth/providers).",
+              flows: {
+                clientCredentials: { tokenUrl: '/api/media/v1/oauth/token', scopes: SCOPE_DESCRIPTIONS },
+              },
+            },
           },
         },
       },

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, base64url, decodeJwt, decodeProtectedHeader } from 'jose';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDACT_PATHS } from '../../../src/plugins/request-log.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
 import { type JwksTestProvider, type OidcTestProvider, startJwksProvider, startOidcProvider } from '../../setup/identity-providers.js';
@@ -458,6 +460,52 @@ describe('token endpoint rate limit', () => {
       expect((await ask(b)).statusCode).toBe(200);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('OpenAPI and logs', () => {
+  it('documents the scopes in the bearer security scheme and each Reader operation', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(doc.components.securitySchemes.bearer.flows.clientCredentials.scopes)).toEqual([
+      'media:read',
+      'account:read',
+      'account:write',
+    ]);
+    expect(doc.paths['/api/media/v1/categories'].get.security).toEqual([{ bearer: ['media:read'] }]);
+    expect(doc.paths['/api/media/v1/accounts/me/profile'].patch.security).toEqual([{ bearer: ['account:write'] }]);
+    expect(doc.paths['/api/media/v1/oauth/token'].post.security).toEqual([]);
+  });
+
+  it('never writes codes, secrets or tokens of the token endpoint to the log', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, { write: (l: string) => lines.push(l) });
+    const logged = await createTestApp({ rateLimit: { backoffice: 1000, reader: 1000, anonymous: 1000, token: 1000 } }, { logger });
+    try {
+      const seeded = await seedMedia(logged.app);
+      const own = await registerClient(logged.app, seeded.keys.admin);
+      const issued = await clientToken(logged.app, own);
+      await tokenRequest(logged.app, {
+        grant_type: 'refresh_token',
+        refresh_token: issued.refresh_token,
+        client_id: own.clientId,
+        client_secret: own.clientSecret,
+      });
+      await tokenRequest(logged.app, {
+        grant_type: 'authorization_code',
+        code: 'secret-authorization-code',
+        client_id: own.clientId,
+        redirect_uri: 'http://127.0.0.1:9/cb',
+        oauth_provider_id: randomUUID(),
+      });
+      await readerClient(logged.app, seeded.mediaId, issued.access_token).get(categories);
+      const text = lines.join('\n');
+      expect(text).toContain('/api/media/v1/oauth/token');
+      for (const secret of [own.clientSecret, issued.refresh_token, issued.access_token, 'secret-authorization-code', seeded.keys.admin]) {
+        expect(text).not.toContain(secret);
+      }
+    } finally {
+      await logged.close();
     }
   });
 });
