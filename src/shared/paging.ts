@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, and, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { AppError } from './errors.js';
 import type { PagingQuery } from './schemas.js';
@@ -38,6 +38,11 @@ export interface PagePlan<Row> {
 
 type PageQuery = Pick<PagingQuery, 'limit' | 'after' | 'before'>;
 
+/** What paging needs of a query: any Drizzle `db.select(...).from(...)` (joins included). */
+interface PageableSelect<Row> {
+  where(condition: SQL | undefined): { orderBy(...columns: SQL[]): { limit(count: number): PromiseLike<Row[]> } };
+}
+
 export interface PreparedPagePlan<Row> extends PagePlan<Row> {
   /** Which statement this page needs: the first page, or a page after or before a cursor. */
   shape: 'first' | 'after' | 'before';
@@ -58,6 +63,21 @@ export class Paginator {
 
   plan<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery): PagePlan<Row> {
     return this.build(keyset, scope, query, false);
+  }
+
+  /**
+   * One page of a listing in one query: the listing's own `filter` and the keyset condition,
+   * in keyset order, one row more than asked to learn whether another page exists.
+   */
+  async page<Row>(
+    select: PageableSelect<Row>,
+    keyset: Keyset<Row>,
+    scope: string,
+    query: PageQuery,
+    filter: SQL | undefined,
+  ): Promise<Page<Row>> {
+    const plan = this.plan(keyset, scope, query);
+    return plan.finish(await select.where(and(filter, plan.where)).orderBy(...plan.orderBy).limit(plan.limit));
   }
 
   /**

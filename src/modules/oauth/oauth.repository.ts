@@ -20,14 +20,13 @@ export function createOAuthRepository(pager: Paginator) {
   return {
     // --- clients
     async listClients(db: Executor, mediaId: string, query: PagingQuery) {
-      const plan = pager.plan(clientOrder, `oauth_clients:${mediaId}`, query);
-      const rows = await db
-        .select()
-        .from(oauthClients)
-        .where(and(eq(oauthClients.mediaId, mediaId), plan.where))
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(
+        db.select().from(oauthClients),
+        clientOrder,
+        `oauth_clients:${mediaId}`,
+        query,
+        eq(oauthClients.mediaId, mediaId),
+      );
     },
 
     async findClient(db: Executor, id: string): Promise<OAuthClientRow | undefined> {
@@ -51,14 +50,13 @@ export function createOAuthRepository(pager: Paginator) {
 
     // --- providers
     async listProviders(db: Executor, mediaId: string, query: PagingQuery) {
-      const plan = pager.plan(providerOrder, `oauth_providers:${mediaId}`, query);
-      const rows = await db
-        .select()
-        .from(oauthProviders)
-        .where(and(eq(oauthProviders.mediaId, mediaId), isNull(oauthProviders.deletedAt), plan.where))
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(
+        db.select().from(oauthProviders),
+        providerOrder,
+        `oauth_providers:${mediaId}`,
+        query,
+        and(eq(oauthProviders.mediaId, mediaId), isNull(oauthProviders.deletedAt)),
+      );
     },
 
     async liveProviders(db: Executor, mediaId: string): Promise<OAuthProviderRow[]> {

@@ -10,14 +10,13 @@ const order = newestFirst<ProfileTypeRow>(profileTypes);
 export function createProfileTypesRepository(pager: Paginator) {
   return {
     async list(db: Executor, mediaId: string, query: PagingQuery) {
-      const plan = pager.plan(order, `profile_types:${mediaId}`, query);
-      const rows = await db
-        .select()
-        .from(profileTypes)
-        .where(and(eq(profileTypes.mediaId, mediaId), plan.where))
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(
+        db.select().from(profileTypes),
+        order,
+        `profile_types:${mediaId}`,
+        query,
+        eq(profileTypes.mediaId, mediaId),
+      );
     },
 
     async find(db: Executor, mediaId: string, id: string): Promise<ProfileTypeRow | undefined> {

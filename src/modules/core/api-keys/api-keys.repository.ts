@@ -22,14 +22,7 @@ export function createApiKeysRepository(pager: Paginator) {
     },
 
     async list(db: Executor, mediaId: string, query: PagingQuery) {
-      const plan = pager.plan(order, `api_keys:${mediaId}`, query);
-      const rows = await db
-        .select()
-        .from(apiKeys)
-        .where(and(eq(apiKeys.mediaId, mediaId), plan.where))
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(db.select().from(apiKeys), order, `api_keys:${mediaId}`, query, eq(apiKeys.mediaId, mediaId));
     },
 
     async insert(db: Executor, values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {

@@ -36,16 +36,8 @@ export function createTenancyRepository(pager: Paginator) {
       return row;
     },
 
-    async listWorkspaces(db: Executor, mediaId: string, query: PagingQuery) {
-      const plan = pager.plan(workspaceOrder, `workspaces:${mediaId}`, query);
-      const rows = await db
-        .select()
-        .from(workspaces)
-        .where(and(eq(workspaces.mediaId, mediaId), plan.where))
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
-    },
+    listWorkspaces: (db: Executor, mediaId: string, query: PagingQuery) =>
+      pager.page(db.select().from(workspaces), workspaceOrder, `workspaces:${mediaId}`, query, eq(workspaces.mediaId, mediaId)),
 
     async findWorkspace(db: Executor, mediaId: string, id: string): Promise<WorkspaceRow | undefined> {
       const [row] = await db
@@ -78,14 +70,13 @@ export function createTenancyRepository(pager: Paginator) {
     },
 
     async listStatuses(db: Executor, mediaId: string, query: PagingQuery) {
-      const plan = pager.plan(statusOrder, `statuses:${mediaId}`, query);
-      const rows = await db
-        .select()
-        .from(statuses)
-        .where(and(eq(statuses.mediaId, mediaId), plan.where))
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(
+        db.select().from(statuses),
+        statusOrder,
+        `statuses:${mediaId}`,
+        query,
+        eq(statuses.mediaId, mediaId),
+      );
     },
 
     async insertStatuses(db: Executor, values: Array<typeof statuses.$inferInsert>): Promise<StatusRow[]> {

@@ -17,14 +17,7 @@ const order: Keyset<TopicRow> = {
 export function createTopicsRepository(pager: Paginator) {
   return {
     async list(db: Executor, mediaId: string, query: PagingQuery) {
-      const plan = pager.plan(order, `topics:${mediaId}`, query);
-      const rows = await db
-        .select()
-        .from(topics)
-        .where(and(eq(topics.mediaId, mediaId), plan.where))
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(db.select().from(topics), order, `topics:${mediaId}`, query, eq(topics.mediaId, mediaId));
     },
 
     async find(db: Executor, mediaId: string, id: string): Promise<TopicRow | undefined> {

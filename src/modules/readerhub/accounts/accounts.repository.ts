@@ -43,20 +43,13 @@ export function createAccountsRepository(pager: Paginator) {
   return {
     // --- readers
     async list(db: Executor, mediaId: string, query: PagingQuery & { email?: string | undefined }) {
-      const plan = pager.plan(order, `readers:${mediaId}`, query);
-      const rows = await db
-        .select()
-        .from(readers)
-        .where(
-          and(
-            eq(readers.mediaId, mediaId),
-            query.email ? sql`lower(${readers.email}) = lower(${query.email})` : undefined,
-            plan.where,
-          ),
-        )
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(
+        db.select().from(readers),
+        order,
+        `readers:${mediaId}`,
+        query,
+        and(eq(readers.mediaId, mediaId), query.email ? sql`lower(${readers.email}) = lower(${query.email})` : undefined),
+      );
     },
 
     async find(db: Executor, mediaId: string, id: string): Promise<ReaderRow | undefined> {

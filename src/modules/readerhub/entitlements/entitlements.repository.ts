@@ -36,22 +36,18 @@ export function createEntitlementsRepository(pager: Paginator) {
     /** One page, newest first; served by the reader index when a reader is named, else the media one. */
     async list(db: Executor, filter: EntitlementFilter, query: PagingQuery, now: Date) {
       const scope = filter.readerId ? `reader_entitlements:reader:${filter.readerId}` : `reader_entitlements:${filter.mediaId}`;
-      const plan = pager.plan(order, scope, query);
-      const rows = await db
-        .select(withStatus(now))
-        .from(e)
-        .where(
-          and(
-            eq(e.mediaId, filter.mediaId),
-            filter.readerId ? eq(e.readerId, filter.readerId) : undefined,
-            filter.productKey ? eq(e.productKey, filter.productKey) : undefined,
-            filter.statuses ? inArray(statusAt(now), filter.statuses) : undefined,
-            plan.where,
-          ),
-        )
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(
+        db.select(withStatus(now)).from(e),
+        order,
+        scope,
+        query,
+        and(
+          eq(e.mediaId, filter.mediaId),
+          filter.readerId ? eq(e.readerId, filter.readerId) : undefined,
+          filter.productKey ? eq(e.productKey, filter.productKey) : undefined,
+          filter.statuses ? inArray(statusAt(now), filter.statuses) : undefined,
+        ),
+      );
     },
 
     async find(db: Executor, mediaId: string, id: string, now: Date): Promise<EntitlementView | undefined> {

@@ -15,14 +15,13 @@ type Key = Pick<typeof f.$inferInsert, 'readerId' | 'kind' | 'recordId'>;
 export function createFavoritesRepository(pager: Paginator) {
   return {
     async list(db: Executor, readerId: string, query: FavoritesQuery) {
-      const plan = pager.plan(order, `reader_favorites:${readerId}`, query);
-      const rows = await db
-        .select()
-        .from(f)
-        .where(and(eq(f.readerId, readerId), isNull(f.deletedAt), query.kind ? eq(f.kind, query.kind) : undefined, plan.where))
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(
+        db.select().from(f),
+        order,
+        `reader_favorites:${readerId}`,
+        query,
+        and(eq(f.readerId, readerId), isNull(f.deletedAt), query.kind ? eq(f.kind, query.kind) : undefined),
+      );
     },
 
     /** The new favorite, or undefined when the record is a live favorite already. */

@@ -9,14 +9,13 @@ const order = newestFirst<ReaderInvitationRow>(readerInvitations);
 export function createInvitationsRepository(pager: Paginator) {
   return {
     async list(db: Executor, mediaId: string, query: PagingQuery) {
-      const plan = pager.plan(order, `reader_invitations:${mediaId}`, query);
-      const rows = await db
-        .select()
-        .from(readerInvitations)
-        .where(and(eq(readerInvitations.mediaId, mediaId), plan.where))
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(
+        db.select().from(readerInvitations),
+        order,
+        `reader_invitations:${mediaId}`,
+        query,
+        eq(readerInvitations.mediaId, mediaId),
+      );
     },
 
     async find(db: Executor, mediaId: string, id: string): Promise<ReaderInvitationRow | undefined> {

@@ -24,15 +24,13 @@ export function createTopicSubscriptionsRepository(pager: Paginator) {
   return {
     /** The reader's live subscriptions with their topics, one query per page. */
     async list(db: Executor, readerId: string, query: PagingQuery) {
-      const plan = pager.plan(order, `reader_topic_subscriptions:${readerId}`, query);
-      const rows = await db
-        .select(withTopic)
-        .from(s)
-        .innerJoin(topics, eq(topics.id, s.topicId))
-        .where(and(eq(s.readerId, readerId), isNull(s.deletedAt), plan.where))
-        .orderBy(...plan.orderBy)
-        .limit(plan.limit);
-      return plan.finish(rows);
+      return pager.page(
+        db.select(withTopic).from(s).innerJoin(topics, eq(topics.id, s.topicId)),
+        order,
+        `reader_topic_subscriptions:${readerId}`,
+        query,
+        and(eq(s.readerId, readerId), isNull(s.deletedAt)),
+      );
     },
 
     /** The new subscription, or undefined when the reader follows the topic already. */
