@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { uuid } from '../../shared/schemas.js';
 import { communityReaderRoutes } from '../../modules/community/index.js';
 import { coreReaderRoutes } from '../../modules/core/index.js';
 import { bearerErrors, oauthReaderRoutes } from '../../modules/oauth/index.js';
@@ -8,6 +10,12 @@ import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { readerAuth } from '../../plugins/reader-auth.js';
 import { recordRoutes } from '../../plugins/route-table.js';
 import type { TreeOptions } from '../backoffice/index.js';
+
+const mediaId = uuid.describe('The media this request is about');
+const mediaHeader = z.object({ 'x-service-media-id': mediaId });
+const optionalMediaHeader = z.object({
+  'x-service-media-id': mediaId.optional().describe('Optional here: the client or provider names the media'),
+});
 
 /**
  * The Reader interface at /api/media/v1: x-service-media-id and a bearer token with the
@@ -19,7 +27,9 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     // Fail at start-up rather than ship a Reader route nobody thought to protect.
     if (!anonymous && !scope) throw new Error(`Reader route ${route.method} ${route.url} declares no scope`);
     const security = route.schema?.security ?? (anonymous ? [] : [{ bearer: [scope!] }]);
-    route.schema = { ...route.schema, security };
+    // Documents the media header (readerAuth has already checked it by the time this validates).
+    const headers = route.schema?.headers ?? (route.config?.mediaOptional ? optionalMediaHeader : mediaHeader);
+    route.schema = { ...route.schema, security, headers };
     recordRoutes(app, 'reader', route);
   });
   app.addHook('onRequest', async (req) => {

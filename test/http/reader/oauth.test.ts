@@ -475,6 +475,10 @@ describe('OpenAPI and logs', () => {
     expect(doc.paths['/api/media/v1/categories'].get.security).toEqual([{ bearer: ['media:read'] }]);
     expect(doc.paths['/api/media/v1/accounts/me/profile'].patch.security).toEqual([{ bearer: ['account:write'] }]);
     expect(doc.paths['/api/media/v1/oauth/token'].post.security).toEqual([]);
+    const header = (op: { parameters: Array<{ in: string; name: string; required: boolean }> }) =>
+      op.parameters.find((p) => p.in === 'header' && p.name === 'x-service-media-id');
+    expect(header(doc.paths['/api/media/v1/categories'].get)?.required).toBe(true);
+    expect(header(doc.paths['/api/media/v1/oauth/token'].post)?.required).toBe(false);
   });
 
   it('never writes codes, secrets or tokens of the token endpoint to the log', async () => {
