@@ -30,6 +30,10 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     // Documents the media header (readerAuth has already checked it by the time this validates).
     const headers = route.schema?.headers ?? (route.config?.mediaOptional ? optionalMediaHeader : mediaHeader);
     route.schema = { ...route.schema, security, headers };
+    // Routes open without a token count per IP at the anonymous rate, unless they set their own.
+    if (anonymous && !route.config?.rateLimit) {
+      route.config = { ...route.config, rateLimit: { max: config.rateLimit.anonymous } };
+    }
     recordRoutes(app, 'reader', route);
   });
   app.addHook('onRequest', async (req) => {

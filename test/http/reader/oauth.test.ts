@@ -442,6 +442,30 @@ describe('OAuth providers list', () => {
   });
 });
 
+describe('anonymous Reader routes rate limit', () => {
+  it('counts JWKS and provider-list calls per IP at the anonymous rate', async () => {
+    const limited = await createTestApp({ rateLimit: { backoffice: 100, reader: 100, anonymous: 2, token: 100 } });
+    try {
+      const seeded = await seedMedia(limited.app);
+      const ask = (remoteAddress: string) =>
+        limited.app.inject({
+          method: 'GET',
+          url: '/api/media/v1/oauth/jwks',
+          headers: { 'x-service-media-id': seeded.mediaId },
+          remoteAddress,
+        });
+      expect((await ask('10.1.1.1')).statusCode).toBe(200);
+      expect((await ask('10.1.1.1')).statusCode).toBe(200);
+      const third = await ask('10.1.1.1');
+      expect(third.statusCode).toBe(429);
+      expect(third.headers['ratelimit-limit']).toBe('2');
+      expect((await ask('10.1.1.2')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('token endpoint rate limit', () => {
   it('counts per client and IP, answering 429 with Retry-After past the limit', async () => {
     const limited = await createTestApp({ rateLimit: { backoffice: 100, reader: 100, anonymous: 100, token: 2 } });
