@@ -6,6 +6,7 @@ import { bootstrap } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { withStartupLock } from './db/startup-lock.js';
 import { createLogger } from './logger.js';
 
 async function main() {
@@ -16,14 +17,15 @@ async function main() {
     dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
     logger,
   });
-  await migrate(database);
+  // Instances starting together migrate one after the other.
+  await withStartupLock(database, () => migrate(database));
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false })
     : undefined;
   redis?.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis error'));
 
   const app = await buildApp({ config, database, logger, ...(redis && { redis }) });
-  await bootstrap(app.services, config, logger);
+  await withStartupLock(database, () => bootstrap(app.services, config, logger));
   app.addHook('onClose', async () => {
     redis?.disconnect();
   });

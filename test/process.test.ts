@@ -1,0 +1,112 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { withDatabase } from './setup/global-setup.js';
+
+// The server process itself (src/main.ts): configuration, migrations, bootstrap, signals.
+const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const dataDir = mkdtempSync(join(tmpdir(), 'mps-process-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+function run(env: Record<string, string>) {
+  const child = spawn(tsx, ['src/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += String(d)));
+  child.stderr!.on('data', (d) => (stderr += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+async function waitForReady(port: number, child: ChildProcess) {
+  for (let i = 0; i < 300 && child.exitCode === null; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/ready`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the server did not become ready');
+}
+
+describe('the server process', () => {
+  it('refuses a bad configuration with one line naming the variable, exit code 1', async () => {
+    const proc = run({ PORT: 'abc', DATA_DIR: dataDir });
+    expect(await proc.exited).toBe(1);
+    expect(proc.err().trim().split('\n').filter((l) => !l.includes('npm warn'))).toEqual([
+      'Invalid configuration: PORT must be an integer',
+    ]);
+  });
+
+  it('migrates, bootstraps the given admin key, serves, and drains on SIGTERM with exit code 0', async () => {
+    const port = await freePort();
+    const key = 'process-test-bootstrap-key-0123456789abcdef';
+    const proc = run({ PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: key, LOG_LEVEL: 'info' });
+    try {
+      await waitForReady(port, proc.child);
+      const media = await fetch(`http://127.0.0.1:${port}/core/v2/media`, { headers: { 'x-api-key': key } });
+      expect(media.status).toBe(200);
+      expect(((await media.json()) as { data: { name: string } }).data.name).toBe('Default media');
+      expect(proc.out()).not.toContain(key);
+      proc.child.kill('SIGTERM');
+      expect(await proc.exited).toBe(0);
+      expect(proc.out()).toContain('shutting down');
+    } finally {
+      if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes starting together on an empty PostgreSQL', () => {
+  it('migrate and bootstrap one after the other: one media, one bootstrap key, both serving', async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const name = `mps_proc_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const procs: Array<ReturnType<typeof run>> = [];
+    try {
+      const key = 'two-instances-bootstrap-key-0123456789abcdef';
+      const ports = [await freePort(), await freePort()];
+      for (const port of ports) {
+        procs.push(run({ PORT: String(port), DATABASE_URL: withDatabase(url, name), BOOTSTRAP_API_KEY: key, LOG_LEVEL: 'warn' }));
+      }
+      await Promise.all(ports.map((port, i) => waitForReady(port, procs[i]!.child)));
+      for (const port of ports) {
+        const res = await fetch(`http://127.0.0.1:${port}/core/v2/media`, { headers: { 'x-api-key': key } });
+        expect(res.status).toBe(200);
+      }
+      const db = new pg.Client({ connectionString: withDatabase(url, name) });
+      await db.connect();
+      const counts = await db.query<{ media: string; keys: string }>(
+        'select (select count(*) from media) as media, (select count(*) from api_keys) as keys',
+      );
+      await db.end();
+      expect(counts.rows[0]).toEqual({ media: '1', keys: '1' });
+      for (const proc of procs) proc.child.kill('SIGTERM');
+      expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0]);
+    } finally {
+      for (const proc of procs) if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  }, 90_000);
+});
