@@ -32,6 +32,6 @@ export function pagingMeta(req: FastifyRequest, page: Pick<Page<unknown>, 'next'
 export const one = <T>(data: T) => ({ data });
 
 export const list = <Row, T>(req: FastifyRequest, page: Page<Row>, map: (row: Row) => T) => ({
-  data: page.items.map(map),
+  data: page.items.map((row) => map(row)),
   meta: pagingMeta(req, page),
 });

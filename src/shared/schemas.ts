@@ -55,7 +55,7 @@ export const errorBody = z
   })
   .meta({ id: 'Error' });
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502;
 
 /** Response schemas for the error statuses a route documents, all the same envelope. */
 export const errorResponses = (...statuses: ErrorStatus[]) =>

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { list, one } from '../../shared/envelopes.js';
-import { dataOf, errorResponses, idParams, isoTimestamp, listOf, noContent, pagingQuery, uuid } from '../../shared/schemas.js';
+import { one } from '../../shared/envelopes.js';
+import { backofficeResource } from '../../shared/resource-routes.js';
+import { dataOf, errorResponses, isoTimestamp, uuid } from '../../shared/schemas.js';
 import { iso, isoOrNull } from '../../shared/time.js';
 import type { ClientsService } from './clients.service.js';
 import { toOAuthClient, toOAuthProvider } from './oauth.mappers.js';
@@ -35,18 +36,17 @@ export interface OAuthBackofficeDeps {
 export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackofficeDeps }> = async (app, { oauth }) => {
   const { clients, providers, keys } = oauth;
   const clientTags = ['Core: OAuth clients'];
-
-  app.get('/clients', {
-    config: { permission: 'admin:read' },
-    schema: {
-      tags: clientTags,
-      summary: 'List OAuth clients',
-      querystring: pagingQuery,
-      response: { 200: listOf(oauthClientSchema), ...errorResponses(400, 401, 403, 429) },
-    },
-    handler: async (req) => list(req, await clients.list(req.principal.mediaId, req.query), toOAuthClient),
+  const clientRoutes = backofficeResource(app, {
+    path: '/clients',
+    tags: clientTags,
+    item: oauthClientSchema,
+    map: toOAuthClient,
+    read: 'admin:read',
+    write: 'admin:write',
   });
+  clientRoutes.list({ summary: 'List OAuth clients' }, clients.list);
 
+  // Create answers the client secret once, beside the record: not the standard create.
   app.post('/clients', {
     config: { permission: 'admin:write' },
     schema: {
@@ -62,83 +62,33 @@ export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackoffi
     },
   });
 
-  app.get('/clients/:id', {
-    config: { permission: 'admin:read' },
-    schema: {
-      tags: clientTags,
-      summary: 'OAuth client by id',
-      params: idParams,
-      response: { 200: dataOf(oauthClientSchema), ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (req) => one(toOAuthClient(await clients.get(req.principal.mediaId, req.params.id))),
-  });
-
-  app.delete('/clients/:id', {
-    config: { permission: 'admin:write' },
-    schema: {
-      tags: clientTags,
+  clientRoutes.get({ summary: 'OAuth client by id' }, clients.get);
+  clientRoutes.remove(
+    {
       summary: 'Revoke an OAuth client',
       description: 'Its access tokens are refused from then on and its refresh tokens are revoked.',
-      params: idParams,
-      response: { 204: noContent, ...errorResponses(400, 401, 403, 404, 429) },
     },
-    handler: async (req, reply) => {
-      await clients.revoke(req.principal.mediaId, req.params.id);
-      return reply.status(204).send();
-    },
-  });
+    clients.revoke,
+  );
 
-  const providerTags = ['Core: OAuth providers'];
-
-  app.get('/providers', {
-    config: { permission: 'admin:read' },
-    schema: {
-      tags: providerTags,
-      summary: 'List identity providers',
-      description: 'client_secret is never shown.',
-      querystring: pagingQuery,
-      response: { 200: listOf(oauthProviderSchema), ...errorResponses(400, 401, 403, 429) },
-    },
-    handler: async (req) => list(req, await providers.list(req.principal.mediaId, req.query), toOAuthProvider),
+  const providerRoutes = backofficeResource(app, {
+    path: '/providers',
+    tags: ['Core: OAuth providers'],
+    item: oauthProviderSchema,
+    map: toOAuthProvider,
+    read: 'admin:read',
+    write: 'admin:write',
   });
-
-  app.post('/providers', {
-    config: { permission: 'admin:write' },
-    schema: {
-      tags: providerTags,
-      summary: 'Register an identity provider',
-      body: oauthProviderCreateBody,
-      response: { 201: dataOf(oauthProviderSchema), ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
-    },
-    handler: async (req, reply) =>
-      reply.status(201).send(one(toOAuthProvider(await providers.create(req.principal.mediaId, req.body)))),
-  });
-
-  app.get('/providers/:id', {
-    config: { permission: 'admin:read' },
-    schema: {
-      tags: providerTags,
-      summary: 'Identity provider by id',
-      params: idParams,
-      response: { 200: dataOf(oauthProviderSchema), ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (req) => one(toOAuthProvider(await providers.get(req.principal.mediaId, req.params.id))),
-  });
-
-  app.delete('/providers/:id', {
-    config: { permission: 'admin:write' },
-    schema: {
-      tags: providerTags,
-      summary: 'Remove an identity provider',
-      description: 'Its tokens are refused from then on.',
-      params: idParams,
-      response: { 204: noContent, ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (req, reply) => {
-      await providers.remove(req.principal.mediaId, req.params.id);
-      return reply.status(204).send();
-    },
-  });
+  providerRoutes.list({ summary: 'List identity providers', description: 'client_secret is never shown.' }, providers.list);
+  providerRoutes.create(
+    { summary: 'Register an identity provider', body: oauthProviderCreateBody, also: [409] },
+    providers.create,
+  );
+  providerRoutes.get({ summary: 'Identity provider by id' }, providers.get);
+  providerRoutes.remove(
+    { summary: 'Remove an identity provider', description: 'Its tokens are refused from then on.' },
+    providers.remove,
+  );
 
   const keyTags = ['Core: OAuth signing keys'];
   const toSigningKey = (row: { id: string; alg: string; retireAt: Date | null; insertedAt: Date }, index: number) => ({

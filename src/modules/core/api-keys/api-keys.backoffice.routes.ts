@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { list, one } from '../../../shared/envelopes.js';
-import { dataOf, errorResponses, idParams, listOf, noContent, pagingQuery } from '../../../shared/schemas.js';
+import { one } from '../../../shared/envelopes.js';
+import { backofficeResource } from '../../../shared/resource-routes.js';
+import { dataOf, errorResponses } from '../../../shared/schemas.js';
 import { toApiKey } from './api-keys.mappers.js';
 import { apiKeyCreateBody, apiKeySchema, createdApiKeySchema } from './api-keys.schemas.js';
 import type { ApiKeysService } from './api-keys.service.js';
@@ -8,18 +9,20 @@ import type { ApiKeysService } from './api-keys.service.js';
 const tags = ['Core: API keys'];
 
 export const apiKeysBackofficeRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
-  app.get('/api-keys', {
-    config: { permission: 'admin:read' },
-    schema: {
-      tags,
-      summary: 'List API keys',
-      description: 'Revoked keys stay listed with revoked_at; secrets are never shown again.',
-      querystring: pagingQuery,
-      response: { 200: listOf(apiKeySchema), ...errorResponses(400, 401, 403, 429) },
-    },
-    handler: async (req) => list(req, await apiKeys.list(req.principal.mediaId, req.query), toApiKey),
+  const keys = backofficeResource(app, {
+    path: '/api-keys',
+    tags,
+    item: apiKeySchema,
+    map: toApiKey,
+    read: 'admin:read',
+    write: 'admin:write',
   });
+  keys.list(
+    { summary: 'List API keys', description: 'Revoked keys stay listed with revoked_at; secrets are never shown again.' },
+    apiKeys.list,
+  );
 
+  // Create answers the secret once, beside the record: not the standard create.
   app.post('/api-keys', {
     config: { permission: 'admin:write' },
     schema: {
@@ -35,29 +38,12 @@ export const apiKeysBackofficeRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysSe
     },
   });
 
-  app.get('/api-keys/:id', {
-    config: { permission: 'admin:read' },
-    schema: {
-      tags,
-      summary: 'API key by id',
-      params: idParams,
-      response: { 200: dataOf(apiKeySchema), ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (req) => one(toApiKey(await apiKeys.get(req.principal.mediaId, req.params.id))),
-  });
-
-  app.delete('/api-keys/:id', {
-    config: { permission: 'admin:write' },
-    schema: {
-      tags,
+  keys.get({ summary: 'API key by id' }, apiKeys.get);
+  keys.remove(
+    {
       summary: 'Revoke an API key',
       description: 'The key is refused from then on (401). Revoking twice keeps the first revocation time.',
-      params: idParams,
-      response: { 204: noContent, ...errorResponses(400, 401, 403, 404, 429) },
     },
-    handler: async (req, reply) => {
-      await apiKeys.revoke(req.principal.mediaId, req.params.id);
-      return reply.status(204).send();
-    },
-  });
+    apiKeys.revoke,
+  );
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { list, one } from '../../../shared/envelopes.js';
-import { dataOf, errorResponses, idParams, listOf, pagingQuery } from '../../../shared/schemas.js';
+import { one } from '../../../shared/envelopes.js';
+import { backofficeResource } from '../../../shared/resource-routes.js';
+import { dataOf, errorResponses } from '../../../shared/schemas.js';
 import { toMedia, toStatus, toWorkspace } from './tenancy.mappers.js';
 import {
   mediaSchema,
@@ -35,78 +36,30 @@ export const tenancyBackofficeRoutes: FastifyPluginAsyncZod<{ tenancy: TenancySe
     handler: async (req) => one(toMedia(await tenancy.updateMedia(req.principal.mediaId, req.body))),
   });
 
-  const workspaceTags = ['Core: Workspaces'];
-
-  app.get('/workspaces', {
-    config: { permission: 'core:read' },
-    schema: {
-      tags: workspaceTags,
-      summary: 'List workspaces',
-      querystring: pagingQuery,
-      response: { 200: listOf(workspaceSchema), ...errorResponses(400, 401, 403, 429) },
-    },
-    handler: async (req) => list(req, await tenancy.listWorkspaces(req.principal.mediaId, req.query), toWorkspace),
+  const workspaces = backofficeResource(app, {
+    path: '/workspaces',
+    tags: ['Core: Workspaces'],
+    item: workspaceSchema,
+    map: toWorkspace,
+    read: 'core:read',
+    write: 'core:write',
   });
+  workspaces.list({ summary: 'List workspaces' }, tenancy.listWorkspaces);
+  workspaces.create({ summary: 'Create a workspace', body: workspaceCreateBody, also: [409] }, tenancy.createWorkspace);
+  workspaces.get({ summary: 'Workspace by id' }, tenancy.getWorkspace);
+  workspaces.update({ summary: 'Update a workspace', body: workspaceUpdateBody, also: [409] }, tenancy.updateWorkspace);
 
-  app.post('/workspaces', {
-    config: { permission: 'core:write' },
-    schema: {
-      tags: workspaceTags,
-      summary: 'Create a workspace',
-      body: workspaceCreateBody,
-      response: { 201: dataOf(workspaceSchema), ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
-    },
-    handler: async (req, reply) =>
-      reply.status(201).send(one(toWorkspace(await tenancy.createWorkspace(req.principal.mediaId, req.body)))),
+  const statuses = backofficeResource(app, {
+    path: '/statuses',
+    tags: ['Core: Statuses'],
+    item: statusSchema,
+    map: toStatus,
+    read: 'core:read',
+    write: 'core:write',
   });
-
-  app.get('/workspaces/:id', {
-    config: { permission: 'core:read' },
-    schema: {
-      tags: workspaceTags,
-      summary: 'Workspace by id',
-      params: idParams,
-      response: { 200: dataOf(workspaceSchema), ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (req) => one(toWorkspace(await tenancy.getWorkspace(req.principal.mediaId, req.params.id))),
-  });
-
-  app.patch('/workspaces/:id', {
-    config: { permission: 'core:write' },
-    schema: {
-      tags: workspaceTags,
-      summary: 'Update a workspace',
-      params: idParams,
-      body: workspaceUpdateBody,
-      response: { 200: dataOf(workspaceSchema), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
-    },
-    handler: async (req) =>
-      one(toWorkspace(await tenancy.updateWorkspace(req.principal.mediaId, req.params.id, req.body))),
-  });
-
-  const statusTags = ['Core: Statuses'];
-
-  app.get('/statuses', {
-    config: { permission: 'core:read' },
-    schema: {
-      tags: statusTags,
-      summary: 'List statuses',
-      description: 'Every media starts with draft, published and unpublished.',
-      querystring: pagingQuery,
-      response: { 200: listOf(statusSchema), ...errorResponses(400, 401, 403, 429) },
-    },
-    handler: async (req) => list(req, await tenancy.listStatuses(req.principal.mediaId, req.query), toStatus),
-  });
-
-  app.post('/statuses', {
-    config: { permission: 'core:write' },
-    schema: {
-      tags: statusTags,
-      summary: 'Create a status',
-      body: statusCreateBody,
-      response: { 201: dataOf(statusSchema), ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
-    },
-    handler: async (req, reply) =>
-      reply.status(201).send(one(toStatus(await tenancy.createStatus(req.principal.mediaId, req.body)))),
-  });
+  statuses.list(
+    { summary: 'List statuses', description: 'Every media starts with draft, published and unpublished.' },
+    tenancy.listStatuses,
+  );
+  statuses.create({ summary: 'Create a status', body: statusCreateBody, also: [409] }, tenancy.createStatus);
 };
