@@ -18,26 +18,23 @@ const flagsOf = (row: ProfileTypeRow) => ({
   has_location: row.hasLocation,
 });
 
-const kindOf = (row: ProfileTypeRow) => row.kind as (typeof PROFILE_KINDS)[number];
-
-export const toProfileType = (row: ProfileTypeRow) => ({
+const fieldsOf = (row: ProfileTypeRow) => ({
   id: row.id,
-  kind: kindOf(row),
+  kind: row.kind as (typeof PROFILE_KINDS)[number],
   key: row.key,
   name: row.name,
   ...flagsOf(row),
   metadata: row.metadata,
+});
+
+export const toProfileType = (row: ProfileTypeRow) => ({
+  ...fieldsOf(row),
   inserted_at: iso(row.insertedAt),
   updated_at: iso(row.updatedAt),
 });
 
 export const toReaderProfileType = (row: ProfileTypeRow, locales: { current: string | null; available: string[] }) => ({
-  id: row.id,
-  kind: kindOf(row),
-  key: row.key,
-  name: row.name,
-  ...flagsOf(row),
-  metadata: row.metadata,
+  ...fieldsOf(row),
   meta: { locales },
   updated_at: iso(row.updatedAt),
 });

@@ -15,31 +15,22 @@ const flags = <T extends z.ZodType>(make: () => T) =>
 
 const metadataEntry = z.object({ key: z.string(), value: z.string() });
 
+const profileTypeFields = {
+  id: uuid,
+  kind: z.enum(PROFILE_KINDS),
+  key: z.string(),
+  name: z.string(),
+  ...flags(() => z.boolean()),
+  metadata: z.array(metadataEntry),
+};
+
 export const profileTypeSchema = z
-  .object({
-    id: uuid,
-    kind: z.enum(PROFILE_KINDS),
-    key: z.string(),
-    name: z.string(),
-    ...flags(() => z.boolean()),
-    metadata: z.array(metadataEntry),
-    inserted_at: isoTimestamp,
-    updated_at: isoTimestamp,
-  })
+  .object({ ...profileTypeFields, inserted_at: isoTimestamp, updated_at: isoTimestamp })
   .meta({ id: 'ProfileType' });
 
 /** Reader view (spec 2.5). */
 export const readerProfileTypeSchema = z
-  .object({
-    id: uuid,
-    kind: z.enum(PROFILE_KINDS),
-    key: z.string(),
-    name: z.string(),
-    ...flags(() => z.boolean()),
-    metadata: z.array(metadataEntry),
-    meta: z.object({ locales: localesMeta }),
-    updated_at: isoTimestamp,
-  })
+  .object({ ...profileTypeFields, meta: z.object({ locales: localesMeta }), updated_at: isoTimestamp })
   .meta({ id: 'ReaderProfileType' });
 
 export const profileTypeCreateBody = z
