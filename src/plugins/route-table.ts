@@ -12,6 +12,8 @@ export interface RouteEntry {
   /** Reader routes: the scope the token must carry, or anonymous. */
   scope: string | undefined;
   anonymous: boolean;
+  /** Reader routes about the signed-in reader: application tokens are refused. */
+  readerRequired: boolean;
   hasUuidParam: boolean;
 }
 
@@ -39,6 +41,7 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
       permission: route.config?.permission,
       scope: route.config?.scope,
       anonymous: route.config?.anonymous ?? false,
+      readerRequired: route.config?.readerRequired ?? false,
       hasUuidParam,
     });
   }
