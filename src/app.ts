@@ -56,11 +56,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // JSON (and, where a route opts in, forms) only: anything else is a 415.
+  app.removeContentTypeParser('text/plain');
   // An empty JSON body means "no body" (POST .../restore from clients that always send
   // the header); anything else goes through Fastify's own safe parser.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
-  // JSON (and, where a route opts in, forms) only: anything else is a 415.
-  app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '') return done(null, undefined);
