@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import { newId } from '../../db/columns.js';
 import { type Scope, isScope } from '../../shared/scopes.js';
 import type { ClientsService } from './clients.service.js';
@@ -71,11 +71,10 @@ export function createTokensService(deps: {
     return asked as Scope[];
   };
 
-  /** A signed access token and a fresh refresh token in `familyId`. */
-  const issue = async (client: OAuthClientRow, scopes: Scope[], familyId: string) => {
+  /** A signed access token (no database work: the signing key is made beforehand). */
+  const signAccessToken = async (client: OAuthClientRow, scope: string) => {
     const signer = await keys.signer(client.mediaId);
-    const scope = scopes.join(' ');
-    const accessToken = await new SignJWT({ scope, media: client.mediaId, client_id: client.id })
+    return new SignJWT({ scope, media: client.mediaId, client_id: client.id })
       .setProtectedHeader({ alg: SIGNING_ALG, kid: signer.kid, typ: 'at+jwt' })
       .setIssuer(settings.issuer)
       .setAudience(audienceFor(client.mediaId))
@@ -84,8 +83,12 @@ export function createTokensService(deps: {
       .setExpirationTime(`${settings.accessTokenTtlSeconds}s`)
       .setJti(newId())
       .sign(signer.privateKey);
+  };
+
+  /** Stores a fresh refresh token in `familyId` and returns it (shown once). */
+  const storeRefreshToken = async (tx: Executor, client: OAuthClientRow, scope: string, familyId: string) => {
     const refreshToken = `mpr_${randomBytes(32).toString('base64url')}`;
-    await repo.insertRefreshToken(db, {
+    await repo.insertRefreshToken(tx, {
       mediaId: client.mediaId,
       clientId: client.id,
       familyId,
@@ -93,14 +96,16 @@ export function createTokensService(deps: {
       scope,
       expiresAt: new Date(Date.now() + settings.refreshTokenTtlSeconds * 1000),
     });
-    return {
-      access_token: accessToken,
-      token_type: 'Bearer',
-      expires_in: settings.accessTokenTtlSeconds,
-      scope,
-      refresh_token: refreshToken,
-    };
+    return refreshToken;
   };
+
+  const tokenResponse = (accessToken: string, refreshToken: string, scope: string) => ({
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: settings.accessTokenTtlSeconds,
+    scope,
+    refresh_token: refreshToken,
+  });
 
   const findProvider = async (mediaId: string, id: string | undefined) => {
     if (!id) throw oauthErrors.invalidRequest('oauth_provider_id is required');
@@ -124,7 +129,9 @@ export function createTokensService(deps: {
   const flows = {
     async client_credentials(params: TokenParams, creds: ClientCredentials, mediaId: string | undefined) {
       const client = await authenticateClient(creds, mediaId);
-      return issue(client, grantedScopes(params.scope, client.scopes), newId());
+      const scope = grantedScopes(params.scope, client.scopes).join(' ');
+      const accessToken = await signAccessToken(client, scope);
+      return tokenResponse(accessToken, await storeRefreshToken(db, client, scope, newId()), scope);
     },
 
     async authorization_code(params: TokenParams, creds: ClientCredentials, mediaId: string | undefined): Promise<ProviderTokens> {
@@ -157,21 +164,24 @@ export function createTokensService(deps: {
       }
       const client = await authenticateClient(creds, mediaId);
       const hash = sha256(params.refresh_token);
-      // Decided inside the transaction; a reuse's family revocation must commit, so the
-      // error is thrown only after it.
+      // Consuming the old token and storing its successor happen in one transaction under the
+      // old row's lock: a concurrent reuse waits, then finds the token used and revokes the
+      // whole family, successor included. Its revocation must commit, so the error is thrown
+      // only after the transaction.
       const outcome = await db.transaction(async (tx) => {
         const row = await repo.findRefreshTokenForUpdate(tx, hash);
-        if (!row || row.clientId !== client.id) return { ok: false as const };
+        if (!row || row.clientId !== client.id) return undefined;
         if (row.usedAt) {
           await repo.revokeRefreshFamily(tx, row.familyId);
-          return { ok: false as const };
+          return undefined;
         }
-        if (row.revokedAt || row.expiresAt <= new Date()) return { ok: false as const };
+        if (row.revokedAt || row.expiresAt <= new Date()) return undefined;
+        const scope = grantedScopes(params.scope, row.scope.split(' ')).join(' ');
         await repo.markRefreshTokenUsed(tx, row.id);
-        return { ok: true as const, familyId: row.familyId, scope: row.scope };
+        return { scope, refreshToken: await storeRefreshToken(tx, client, scope, row.familyId) };
       });
-      if (!outcome.ok) throw oauthErrors.invalidGrant();
-      return issue(client, grantedScopes(params.scope, outcome.scope.split(' ')), outcome.familyId);
+      if (!outcome) throw oauthErrors.invalidGrant();
+      return tokenResponse(await signAccessToken(client, outcome.scope), outcome.refreshToken, outcome.scope);
     },
   };
 

@@ -189,6 +189,22 @@ describe('refresh tokens', () => {
     expect(next.json().code).toBe('invalid_grant');
   });
 
+  it('a reuse racing the legitimate refresh still revokes the successor it raced', async () => {
+    const params = { grant_type: 'refresh_token', client_id: creds.clientId, client_secret: creds.clientSecret };
+    for (let trial = 0; trial < 5; trial++) {
+      const first = await clientToken(ctx.app, creds);
+      const answers = await Promise.all([
+        tokenRequest(ctx.app, { ...params, refresh_token: first.refresh_token }),
+        tokenRequest(ctx.app, { ...params, refresh_token: first.refresh_token }),
+      ]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+      const winner = answers.find((a) => a.statusCode === 200)!.json();
+      const next = await tokenRequest(ctx.app, { ...params, refresh_token: winner.refresh_token });
+      expect(next.statusCode).toBe(400);
+      expect(next.json().code).toBe('invalid_grant');
+    }
+  });
+
   it('refuses an unknown refresh token and one presented by another client', async () => {
     const params = { grant_type: 'refresh_token', client_id: creds.clientId, client_secret: creds.clientSecret };
     expect((await tokenRequest(ctx.app, { ...params, refresh_token: 'mpr_forged' })).json().code).toBe('invalid_grant');
