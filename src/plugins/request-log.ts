@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 // Query parameters that may carry secrets; their values never reach a log line.
-const SECRET_PARAMS = ['api_key', 'code', 'client_secret', 'refresh_token', 'access_token', 'token', 'password'];
+const SECRET_PARAMS = ['api_key', 'code', 'code_verifier', 'client_secret', 'refresh_token', 'access_token', 'token', 'password'];
 
 /** The URL with secret query values replaced, for logs. */
 export function redactUrl(url: string): string {

@@ -106,4 +106,12 @@ describe('sanitizeSvg', () => {
     expect(out).toBe('<svg viewBox="0 0 1 1"><path d="M0 0"></path><circle cx="1" cy="1" r="1"></circle></svg>');
     expect(out).not.toMatch(/href|javascript/i);
   });
+
+  it('drops external paint references and mixed-case script or style text from SVG icons', () => {
+    const out = sanitizeSvg(
+      '<svg viewBox="0 0 1 1"><Script>alert(1)</Script><STYLE>x{}</STYLE>' +
+        '<path d="M0" fill="url(https://evil.example/x#a)" stroke="url(#local)"/></svg>',
+    );
+    expect(out).toBe('<svg viewBox="0 0 1 1"><path d="M0" stroke="url(#local)"></path></svg>');
+  });
 });

@@ -37,9 +37,17 @@ const svgIcon: sanitizeHtml.IOptions = {
     polygon: ['points', ...svgShapeAttrs],
   },
   allowedSchemes: [],
-  // Case is kept for viewBox, so drop the text of these elements whatever their spelling.
-  nonTextTags: ['script', 'SCRIPT', 'style', 'STYLE', 'foreignObject', 'foreignobject', 'FOREIGNOBJECT', 'textarea', 'option'],
-  parser: { lowerCaseAttributeNames: false, lowerCaseTags: false },
+  // Tag names are lower-cased (every allowed one is), so <Script> is dropped with its text;
+  // attribute names keep their case for viewBox.
+  nonTextTags: ['script', 'style', 'foreignobject', 'textarea', 'option'],
+  parser: { lowerCaseAttributeNames: false, lowerCaseTags: true },
+  // Paint may only reference the icon itself (url(#id)), never an external resource.
+  transformTags: {
+    '*': (tagName, attribs) => ({
+      tagName,
+      attribs: Object.fromEntries(Object.entries(attribs).filter(([, value]) => !/url\s*\(\s*(?!['"]?#)/i.test(value))),
+    }),
+  },
 };
 
 export const sanitizeRichText = (html: string): string => sanitizeHtml(html, richText);

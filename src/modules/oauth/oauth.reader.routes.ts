@@ -72,7 +72,11 @@ export const oauthReaderRoutes: FastifyPluginAsyncZod<{ oauth: OAuthReaderDeps }
       response: { 200: jwksSchema, ...errorResponses(400, 404, 429) },
     },
     handler: async (req, reply) =>
-      reply.header('cache-control', 'public, max-age=60').send(await oauth.keys.jwks(req.mediaId)),
+      reply
+        .header('cache-control', 'public, max-age=60')
+        // The keys depend on the media header: a shared cache must not serve one media's to another.
+        .header('vary', 'x-service-media-id')
+        .send(await oauth.keys.jwks(req.mediaId)),
   });
 
   app.get('/providers', {

@@ -46,7 +46,10 @@ export async function requestProviderTokens(
       redirect: 'error',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    body = (await res.json()) as Record<string, unknown>;
+    const parsed: unknown = await res.json();
+    // A provider that answers anything but a JSON object is not speaking OAuth.
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw oauthErrors.providerUnavailable();
+    body = parsed as Record<string, unknown>;
   } catch {
     throw oauthErrors.providerUnavailable();
   }

@@ -250,6 +250,15 @@ describe('the reader profile metadata', () => {
 });
 
 describe('POST /api/media/v1/devices', () => {
+  it('accepts a 2048-character push token and refuses a longer one with 400, never a 500', async () => {
+    const reader = await asReader('device-long-token');
+    const long = 'x'.repeat(2047) + 'y';
+    const ok = await reader.post('/api/media/v1/devices', { token: long, platform: 'web' });
+    expect(ok.statusCode).toBe(201);
+    const tooLong = await reader.post('/api/media/v1/devices', { token: `${long}z`, platform: 'web' });
+    expectError(tooLong, 400, 'validation_failed');
+  });
+
   it('registers a device (201) and is idempotent by push token (200, same device)', async () => {
     const reader = await asReader('device-owner');
     const first = await reader.post('/api/media/v1/devices', { token: 'apns-token-1', platform: 'ios', name: "Ada's iPhone" });

@@ -55,6 +55,9 @@ describe('Reader categories', () => {
     expect(first.meta.base).toBe('https://api.example.test/api/media/v1/categories?limit=2&locale=en');
     expect(first.meta.next).toMatch(/^https:\/\/api\.example\.test\/api\/media\/v1\/categories\?limit=2&locale=en&after=/);
     expect(first.meta.locales).toEqual({ current: 'en', available: ['fr', 'en', 'de'] });
+    // A language the media does not publish in falls back to the default, in meta as in the items.
+    const italian = (await reader.get('/api/media/v1/categories?limit=2&locale=it')).json();
+    expect(italian.meta.locales.current).toBe('fr');
 
     const ids: string[] = [];
     let next: string | null = '/api/media/v1/categories?limit=2';

@@ -294,6 +294,37 @@ describe('authorization code with a real OpenID provider', () => {
     expect(unknown.json().code).toBe('invalid_request');
   });
 
+  it('answers 502 provider_unavailable when the provider answers something that is not an OAuth object', async () => {
+    const { createServer } = await import('node:http');
+    const odd = createServer((_req, res) => res.writeHead(400, { 'content-type': 'application/json' }).end('null'));
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(odd.address() as { port: number }).port}`;
+    try {
+      const id = await registerProvider(ctx.app, media.keys.admin, {
+        name: 'Odd provider',
+        issuer: base,
+        authorization_endpoint: `${base}/auth`,
+        token_endpoint: `${base}/token`,
+        jwks_uri: `${base}/jwks`,
+        client_id: 'odd',
+        client_secret: 'odd-secret',
+      });
+      const res = await tokenRequest(ctx.app, {
+        grant_type: 'authorization_code',
+        client_id: creds.clientId,
+        client_secret: creds.clientSecret,
+        code: 'whatever',
+        redirect_uri: 'http://127.0.0.1:9/cb',
+        oauth_provider_id: id,
+      });
+      expect(res.statusCode).toBe(502);
+      expect(res.json().code).toBe('provider_unavailable');
+    } finally {
+      odd.closeAllConnections();
+      await new Promise((resolve) => odd.close(resolve));
+    }
+  });
+
   it('answers invalid_client for an unknown client_id or a wrong client secret', async () => {
     const { code } = await oidc.authorize('dave');
     const base = { code, redirect_uri: oidc.redirectUri, oauth_provider_id: oidcProviderId, grant_type: 'authorization_code' };
@@ -437,6 +468,7 @@ describe('signing key rotation', () => {
       url: '/api/media/v1/oauth/jwks',
       headers: { 'x-service-media-id': media.mediaId },
     });
+    expect(published.headers.vary).toBe('x-service-media-id');
     const kids = published.json().keys.map((k: { kid: string }) => k.kid);
     expect(kids).toEqual(expect.arrayContaining([oldKid, keys[0].kid]));
     expect(JSON.stringify(published.json())).not.toMatch(/"d":/);

@@ -36,7 +36,11 @@ export const categoriesReaderRoutes: FastifyPluginAsyncZod<{ categories: Categor
         data: page.items.map((row) => toReaderCategory(row, req.query.locale, media.defaultLocale)),
         meta: {
           ...pagingMeta(req, page),
-          locales: { current: req.query.locale ?? media.defaultLocale, available: media.locales },
+          locales: {
+            // A language the media does not publish in falls back to its default, as the items do.
+            current: req.query.locale && media.locales.includes(req.query.locale) ? req.query.locale : media.defaultLocale,
+            available: media.locales,
+          },
         },
       };
     },

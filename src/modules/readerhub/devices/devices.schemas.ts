@@ -18,7 +18,8 @@ export const deviceRegisterBody = z
   .strictObject({
     token: z
       .string()
-      .regex(/^[\x21-\x7e]{1,4096}$/, 'must be 1 to 4096 printable ASCII characters without spaces')
+      // Push tokens and Web Push endpoints are well under this; the unique index limits a row to ~2.7 kB.
+      .regex(/^[\x21-\x7e]{1,2048}$/, 'must be 1 to 2048 printable ASCII characters without spaces')
       .describe('The push token (APNs, FCM or Web Push endpoint); registering it again is idempotent'),
     platform: z.enum(DEVICE_PLATFORMS),
     name: z.string().trim().min(1).max(200).nullable().optional().describe('A label such as "Anna\'s iPhone"'),
