@@ -9,7 +9,7 @@ const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
 export interface ReaderAuthDeps {
   mediaExists: (id: string) => Promise<boolean>;
-  verify: (mediaId: string, token: string) => Promise<ReaderPrincipal>;
+  verify: (mediaId: string, token: string, providerHint?: string) => Promise<ReaderPrincipal>;
   errors: {
     missing: () => AppError;
     invalid: () => AppError;
@@ -52,7 +52,8 @@ export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
     if (!authorization) throw deps.errors.missing();
     const match = BEARER.exec(authorization);
     if (!match) throw deps.errors.invalid();
-    const principal = await deps.verify(req.mediaId, match[1]!);
+    const hint = req.headers['x-oauth-provider-id'];
+    const principal = await deps.verify(req.mediaId, match[1]!, typeof hint === 'string' ? hint : undefined);
     if (config.scope && !principal.scopes.includes(config.scope)) throw deps.errors.insufficientScope(config.scope);
     if (config.readerRequired && principal.kind !== 'reader') throw deps.errors.readerRequired();
     req.bearer = principal;

@@ -12,7 +12,10 @@ import { recordRoutes } from '../../plugins/route-table.js';
 import type { TreeOptions } from '../backoffice/index.js';
 
 const mediaId = uuid.describe('The media this request is about');
-const mediaHeader = z.object({ 'x-service-media-id': mediaId });
+const providerHint = uuid
+  .optional()
+  .describe('With an opaque identity-provider token: the provider that issued it (needed when the media has several)');
+const mediaHeader = z.object({ 'x-service-media-id': mediaId, 'x-oauth-provider-id': providerHint });
 const optionalMediaHeader = z.object({
   'x-service-media-id': mediaId.optional().describe('Optional here: the client or provider names the media'),
 });

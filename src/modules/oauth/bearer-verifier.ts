@@ -97,9 +97,7 @@ export function createBearerVerifier(deps: {
     );
   };
 
-  const verifyProviderJwt = async (mediaId: string, token: string, iss: string): Promise<ReaderPrincipal> => {
-    const provider = (await liveProviders(mediaId)).find((p) => p.issuer === iss && p.jwksUri);
-    if (!provider) throw bearerErrors.invalid();
+  const verifyProviderJwt = async (mediaId: string, token: string, provider: OAuthProviderRow): Promise<ReaderPrincipal> => {
     let jwks = jwksCache.get(provider.id);
     if (!jwks) {
       jwks = createRemoteJWKSet(new URL(provider.jwksUri!), { timeoutDuration: 5_000, cooldownDuration: 30_000 });
@@ -133,35 +131,47 @@ export function createBearerVerifier(deps: {
     );
   };
 
-  const verifyOpaque = async (mediaId: string, token: string): Promise<ReaderPrincipal> => {
-    const cacheKey = `${mediaId}:${sha256(token)}`;
+  /**
+   * An opaque token is shown to one provider only, never to all of them: the one the client
+   * names in x-oauth-provider-id, or the media's only provider with a userinfo endpoint.
+   */
+  const userinfoProvider = async (mediaId: string, hint: string | undefined) => {
+    const candidates = (await liveProviders(mediaId)).filter((p) => p.userinfoEndpoint);
+    if (hint) return candidates.find((p) => p.id === hint);
+    return candidates.length === 1 ? candidates[0] : undefined;
+  };
+
+  const verifyAtUserinfo = async (mediaId: string, token: string, provider: OAuthProviderRow | undefined) => {
+    if (!provider) throw bearerErrors.invalid();
+    const cacheKey = `${mediaId}:${provider.id}:${sha256(token)}`;
     const cached = userinfoCache.get(cacheKey);
-    if (cached) return cached;
-    if (cached === false) throw bearerErrors.invalid();
-    for (const provider of await liveProviders(mediaId)) {
-      if (!provider.userinfoEndpoint) continue;
-      const info = await fetchUserInfo(provider.userinfoEndpoint, token);
-      if (info) {
-        const principal: ReaderPrincipal = {
-          kind: 'reader',
-          mediaId,
-          subject: `${provider.id}:${info.sub}`,
-          scopes: scopesOf(undefined, provider.scopes),
-          providerId: provider.id,
-          sub: info.sub,
-          email: info.email,
-          name: info.name,
-        };
-        userinfoCache.set(cacheKey, principal);
-        return principal;
-      }
+    if (cached) {
+      if (await stillTrusted(cached)) return cached;
+      throw bearerErrors.invalid();
     }
-    userinfoCache.set(cacheKey, false, { ttl: 5_000 });
-    throw bearerErrors.invalid();
+    if (cached === false) throw bearerErrors.invalid();
+    const info = await fetchUserInfo(provider.userinfoEndpoint!, token);
+    if (!info) {
+      userinfoCache.set(cacheKey, false, { ttl: 5_000 });
+      throw bearerErrors.invalid();
+    }
+    const principal: ReaderPrincipal = {
+      kind: 'reader',
+      mediaId,
+      subject: `${provider.id}:${info.sub}`,
+      scopes: scopesOf(undefined, provider.scopes),
+      providerId: provider.id,
+      sub: info.sub,
+      email: info.email,
+      name: info.name,
+    };
+    userinfoCache.set(cacheKey, principal);
+    return principal;
   };
 
   return {
-    async verify(mediaId: string, token: string): Promise<ReaderPrincipal> {
+    /** `providerHint`: the x-oauth-provider-id header, which names the provider of an opaque token. */
+    async verify(mediaId: string, token: string, providerHint?: string): Promise<ReaderPrincipal> {
       if (token.length > MAX_TOKEN_LENGTH) throw bearerErrors.invalid();
       const known = verifiedJwts.get(`${mediaId}\0${token}`);
       if (known) {
@@ -176,11 +186,15 @@ export function createBearerVerifier(deps: {
         payload = decodeJwt(token);
       } catch {
         // Not a JWT: an opaque provider token, or garbage.
-        return verifyOpaque(mediaId, token);
+        return verifyAtUserinfo(mediaId, token, await userinfoProvider(mediaId, providerHint));
       }
       if (payload.iss === issuer) return verifyOwn(mediaId, token, header.kid);
       if (typeof payload.iss !== 'string') throw bearerErrors.invalid();
-      return verifyProviderJwt(mediaId, token, payload.iss);
+      const provider = (await liveProviders(mediaId)).find((p) => p.issuer === payload.iss);
+      if (!provider) throw bearerErrors.invalid();
+      // A provider without a JWKS vouches for its JWTs at its userinfo endpoint, like for opaque ones.
+      if (!provider.jwksUri) return verifyAtUserinfo(mediaId, token, provider.userinfoEndpoint ? provider : undefined);
+      return verifyProviderJwt(mediaId, token, provider);
     },
 
     /** Forget cached providers of a media (they changed). */

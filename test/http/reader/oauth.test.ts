@@ -585,3 +585,67 @@ describe('OpenAPI and logs', () => {
     }
   });
 });
+
+describe('opaque provider tokens', () => {
+  it('are shown only to the provider that issued them: the one named in x-oauth-provider-id, or the only one', async () => {
+    const { createServer } = await import('node:http');
+    const seen: string[] = [];
+    const snoop = createServer((req, res) => {
+      seen.push(String(req.headers.authorization));
+      res.writeHead(401).end();
+    });
+    await new Promise<void>((resolve) => snoop.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(snoop.address() as { port: number }).port}`;
+    try {
+      const own = await seedMedia(ctx.app);
+      const oidcId = await registerProvider(ctx.app, own.keys.admin, oidc.registration);
+      const owner = await registerClient(ctx.app, own.keys.admin);
+      const { code } = await oidc.authorize('hank');
+      const tokens = (
+        await tokenRequest(ctx.app, {
+          grant_type: 'authorization_code',
+          code,
+          client_id: owner.clientId,
+          client_secret: owner.clientSecret,
+          redirect_uri: oidc.redirectUri,
+          oauth_provider_id: oidcId,
+        })
+      ).json();
+      // One provider with a userinfo endpoint: no hint needed.
+      expect((await readerClient(ctx.app, own.mediaId, tokens.access_token).get(categories)).statusCode).toBe(200);
+
+      await registerProvider(ctx.app, own.keys.admin, {
+        name: 'Another provider',
+        issuer: base,
+        authorization_endpoint: `${base}/auth`,
+        token_endpoint: `${base}/token`,
+        userinfo_endpoint: `${base}/me`,
+        client_id: 'another',
+        client_secret: 'another-secret',
+      });
+      const fresh = (
+        await tokenRequest(ctx.app, {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+          client_id: owner.clientId,
+          client_secret: owner.clientSecret,
+          oauth_provider_id: oidcId,
+        })
+      ).json().access_token as string;
+      // Two candidates and no hint: refused, and the token went to nobody.
+      const ambiguous = await readerClient(ctx.app, own.mediaId, fresh).get(categories);
+      expect(ambiguous.statusCode).toBe(401);
+      const hinted = await readerClient(ctx.app, own.mediaId, fresh).get(categories, { 'x-oauth-provider-id': oidcId });
+      expect(hinted.statusCode).toBe(200);
+      expect(seen).toEqual([]);
+
+      // Removing the provider stops its tokens at once, cached answers included.
+      expect((await client(ctx.app, own.keys.admin).delete(`/core/v2/oauth/providers/${oidcId}`)).statusCode).toBe(204);
+      const after = await readerClient(ctx.app, own.mediaId, fresh).get(categories, { 'x-oauth-provider-id': oidcId });
+      expect(after.statusCode).toBe(401);
+    } finally {
+      snoop.closeAllConnections();
+      await new Promise((resolve) => snoop.close(resolve));
+    }
+  });
+});
