@@ -2,8 +2,13 @@ import type { App } from '../../src/app.js';
 import { client } from './factories.js';
 
 /** Registers an OAuth client through the Backoffice and returns its credentials. */
-export async function registerClient(app: App, adminKey: string, scopes = ['media:read', 'account:read', 'account:write']) {
-  const res = await client(app, adminKey).post('/core/v2/oauth/clients', { name: 'Test app', scopes });
+export async function registerClient(
+  app: App,
+  adminKey: string,
+  scopes = ['media:read', 'account:read', 'account:write'],
+  type: 'confidential' | 'public' = 'confidential',
+) {
+  const res = await client(app, adminKey).post('/core/v2/oauth/clients', { name: 'Test app', scopes, type });
   if (res.statusCode !== 201) throw new Error(`registerClient: ${res.statusCode} ${res.body}`);
   const { id, secret } = res.json().data as { id: string; secret: string };
   return { clientId: id, clientSecret: secret };

@@ -12,16 +12,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function createClientsService(deps: { db: Db; repo: OAuthRepository; onRevoke: (clientId: string) => void }) {
   const { db, repo, onRevoke } = deps;
   return {
+    /** A public client gets no usable secret: its hash is of random bytes nobody sees. */
     async create(mediaId: string, input: OAuthClientCreate) {
       const secret = `mpc_${randomBytes(32).toString('base64url')}`;
+      const isPublic = input.type === 'public';
       const row = await repo.insertClient(db, {
         mediaId,
         name: input.name,
         scopes: input.scopes,
+        clientType: input.type,
         secretHash: sha256(secret),
-        secretPrefix: secret.slice(0, 8),
+        secretPrefix: isPublic ? '' : secret.slice(0, 8),
       });
-      return { row, secret };
+      return { row, secret: isPublic ? null : secret };
     },
 
     list: (mediaId: string, query: PagingQuery) => repo.listClients(db, mediaId, query),
@@ -52,7 +55,7 @@ export function createClientsService(deps: { db: Db; repo: OAuthRepository; onRe
     /** The live client whose secret matches, compared in constant time; undefined otherwise. */
     async authenticate(id: string, secret: string): Promise<OAuthClientRow | undefined> {
       const row = await this.findLive(id);
-      if (!row) return undefined;
+      if (!row || row.clientType === 'public') return undefined;
       const given = Buffer.from(sha256(secret), 'hex');
       const stored = Buffer.from(row.secretHash, 'hex');
       return given.length === stored.length && timingSafeEqual(given, stored) ? row : undefined;

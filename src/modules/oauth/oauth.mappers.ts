@@ -5,6 +5,7 @@ import type { OAuthClientRow, OAuthProviderRow } from './oauth.table.js';
 export const toOAuthClient = (row: OAuthClientRow) => ({
   id: row.id,
   name: row.name,
+  type: row.clientType as 'confidential' | 'public',
   scopes: row.scopes as Scope[],
   secret_prefix: row.secretPrefix,
   revoked_at: isoOrNull(row.revokedAt),

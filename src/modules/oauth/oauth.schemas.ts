@@ -12,10 +12,13 @@ const httpUrl = z
   .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
   .max(2000);
 
+export const CLIENT_TYPES = ['confidential', 'public'] as const;
+
 export const oauthClientSchema = z
   .object({
     id: uuid.describe('The client_id'),
     name: z.string(),
+    type: z.enum(CLIENT_TYPES),
     scopes: z.array(z.enum(SCOPES)),
     secret_prefix: z.string().describe('The first characters of the secret, to tell secrets apart'),
     revoked_at: isoTimestamp.nullable(),
@@ -25,13 +28,20 @@ export const oauthClientSchema = z
   .meta({ id: 'OAuthClient' });
 
 export const createdOAuthClientSchema = oauthClientSchema
-  .extend({ secret: z.string().describe('The client_secret; shown only in this answer') })
+  .extend({ secret: z.string().nullable().describe('The client_secret, shown only in this answer; null for a public client') })
   .meta({ id: 'CreatedOAuthClient' });
 
 export const oauthClientCreateBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
     scopes: scopeList.describe('Scopes this client may ask for'),
+    type: z
+      .enum(CLIENT_TYPES)
+      .default('confidential')
+      .describe(
+        'confidential: a server that keeps a secret (client credentials; authenticates every code exchange). ' +
+          'public: a browser or mobile app with no secret (it should use PKCE: code_verifier is passed to the provider).',
+      ),
   })
   .meta({ id: 'OAuthClientCreate' });
 

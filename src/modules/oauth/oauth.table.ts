@@ -16,6 +16,9 @@ export const oauthClients = pgTable(
     secretHash: text('secret_hash').notNull(),
     secretPrefix: text('secret_prefix').notNull(),
     scopes: text('scopes').array().notNull(),
+    // 'confidential' (a server that keeps its secret) or 'public' (a browser or mobile app:
+    // no secret, PKCE instead). RFC 6749 2.1.
+    clientType: text('client_type').notNull().default('confidential'),
     revokedAt: tstz('revoked_at'),
     ...timestamps(),
   },

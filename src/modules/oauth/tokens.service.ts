@@ -117,17 +117,26 @@ export function createTokensService(deps: {
     }
   };
 
-  /** The app a front end registered with us; public clients send no secret, confidential ones must. */
+  /**
+   * The app a front end registered with us (RFC 6749 2.1): a confidential client proves
+   * itself with its secret; a public one has none to prove, so it is only identified.
+   */
   const identifyClient = async (creds: ClientCredentials, mediaId: string | undefined) => {
-    if (creds.secret) return authenticateClient(creds, mediaId);
     if (!creds.id) throw oauthErrors.invalidClient('client_id is required');
     const client = await clients.findLive(creds.id);
     if (!client || (mediaId && client.mediaId !== mediaId)) throw oauthErrors.invalidClient();
-    return client;
+    if (client.clientType === 'public') {
+      if (creds.secret) throw oauthErrors.invalidClient('a public client has no secret to send');
+      return client;
+    }
+    return authenticateClient(creds, mediaId);
   };
 
   const flows = {
     async client_credentials(params: TokenParams, creds: ClientCredentials, mediaId: string | undefined) {
+      if (creds.id && !creds.secret && (await clients.findLive(creds.id))?.clientType === 'public') {
+        throw oauthErrors.unauthorizedClient('a public client cannot use client credentials');
+      }
       const client = await authenticateClient(creds, mediaId);
       const scope = grantedScopes(params.scope, client.scopes).join(' ');
       const accessToken = await signAccessToken(client, scope);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { SignJWT, base64url, decodeJwt, decodeProtectedHeader } from 'jose';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,8 @@ let jwks: JwksTestProvider;
 let oidcProviderId: string;
 let jwksProviderId: string;
 let creds: { clientId: string; clientSecret: string };
+/** A front end's registration: no secret, as in the spec's authorization-code request. */
+let spa: { clientId: string };
 
 beforeAll(async () => {
   // Generous limits here; the token endpoint's own limit is tested below.
@@ -27,6 +29,7 @@ beforeAll(async () => {
   oidcProviderId = await registerProvider(ctx.app, media.keys.admin, oidc.registration);
   jwksProviderId = await registerProvider(ctx.app, media.keys.admin, jwks.registration);
   creds = await registerClient(ctx.app, media.keys.admin);
+  spa = await registerClient(ctx.app, media.keys.admin, ['media:read', 'account:read', 'account:write'], 'public');
   await createCategory(client(ctx.app, media.keys.editor));
 });
 afterAll(async () => {
@@ -224,8 +227,9 @@ describe('refresh tokens', () => {
 describe('authorization code with a real OpenID provider', () => {
   it('exchanges the code at the provider, returns its tokens unchanged, and accepts its access token', async () => {
     const { code } = await oidc.authorize('alice');
+    // Exactly the spec's request: a public client sends no secret.
     const res = await tokenRequest(ctx.app, {
-      client_id: creds.clientId,
+      client_id: spa.clientId,
       code,
       redirect_uri: oidc.redirectUri,
       oauth_provider_id: oidcProviderId,
@@ -251,7 +255,7 @@ describe('authorization code with a real OpenID provider', () => {
     const refreshed = await tokenRequest(ctx.app, {
       grant_type: 'refresh_token',
       refresh_token: body.refresh_token,
-      client_id: creds.clientId,
+      client_id: spa.clientId,
       oauth_provider_id: oidcProviderId,
     });
     expect(refreshed.statusCode).toBe(200);
@@ -259,7 +263,13 @@ describe('authorization code with a real OpenID provider', () => {
   });
 
   it('answers invalid_grant for a forged code and for a replayed code', async () => {
-    const params = { client_id: creds.clientId, redirect_uri: oidc.redirectUri, oauth_provider_id: oidcProviderId, grant_type: 'authorization_code' };
+    const params = {
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+      redirect_uri: oidc.redirectUri,
+      oauth_provider_id: oidcProviderId,
+      grant_type: 'authorization_code',
+    };
     const forged = await tokenRequest(ctx.app, { ...params, code: 'forged-code' });
     expect(forged.statusCode).toBe(400);
     expect(forged.json().code).toBe('invalid_grant');
@@ -274,7 +284,7 @@ describe('authorization code with a real OpenID provider', () => {
   it('answers invalid_grant for a redirect_uri mismatch and invalid_request for an unknown provider', async () => {
     const { code } = await oidc.authorize('carol');
     const mismatch = await tokenRequest(ctx.app, {
-      client_id: creds.clientId,
+      client_id: spa.clientId,
       code,
       redirect_uri: 'http://127.0.0.1:9/elsewhere',
       oauth_provider_id: oidcProviderId,
@@ -284,7 +294,7 @@ describe('authorization code with a real OpenID provider', () => {
     expect(mismatch.json().code).toBe('invalid_grant');
 
     const unknown = await tokenRequest(ctx.app, {
-      client_id: creds.clientId,
+      client_id: spa.clientId,
       code,
       redirect_uri: oidc.redirectUri,
       oauth_provider_id: randomUUID(),
@@ -323,6 +333,34 @@ describe('authorization code with a real OpenID provider', () => {
       odd.closeAllConnections();
       await new Promise((resolve) => odd.close(resolve));
     }
+  });
+
+  it('requires a confidential client to authenticate and keeps public clients to the code flow', async () => {
+    const { code } = await oidc.authorize('ivan');
+    const base = { code, redirect_uri: oidc.redirectUri, oauth_provider_id: oidcProviderId, grant_type: 'authorization_code' };
+    const unauthenticated = await tokenRequest(ctx.app, { ...base, client_id: creds.clientId });
+    expect(unauthenticated.statusCode).toBe(401);
+    expect(unauthenticated.json().code).toBe('invalid_client');
+    const publicWithSecret = await tokenRequest(ctx.app, { ...base, client_id: spa.clientId, client_secret: 'anything' });
+    expect(publicWithSecret.statusCode).toBe(401);
+    const publicCredentials = await tokenRequest(ctx.app, { grant_type: 'client_credentials', client_id: spa.clientId });
+    expect(publicCredentials.statusCode).toBe(400);
+    expect(publicCredentials.json().code).toBe('unauthorized_client');
+    // A PKCE verifier is passed on to the provider, which checks it against the challenge.
+    const verifier = 'a-long-enough-pkce-code-verifier-0123456789-abcdefghij';
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const pkce = await oidc.authorize('ivan', { code_challenge: challenge, code_challenge_method: 'S256' });
+    const wrongVerifier = await tokenRequest(ctx.app, {
+      ...base,
+      code: pkce.code,
+      client_id: spa.clientId,
+      code_verifier: `${verifier}-wrong`,
+    });
+    expect(wrongVerifier.statusCode).toBe(400);
+    expect(wrongVerifier.json().code).toBe('invalid_grant');
+    const pkce2 = await oidc.authorize('ivan', { code_challenge: challenge, code_challenge_method: 'S256' });
+    const right = await tokenRequest(ctx.app, { ...base, code: pkce2.code, client_id: spa.clientId, code_verifier: verifier });
+    expect(right.statusCode).toBe(200);
   });
 
   it('answers invalid_client for an unknown client_id or a wrong client secret', async () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "oauth_clients" ADD COLUMN "client_type" text DEFAULT 'confidential' NOT NULL;
