@@ -10,6 +10,7 @@ import type { Database } from './db/client.js';
 import { backofficeTree } from './interfaces/backoffice/index.js';
 import { publicTree } from './interfaces/public/index.js';
 import { readerTree } from './interfaces/reader/index.js';
+import { createAuthFailureThrottle } from './plugins/auth-failures.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
 import { requestLogPlugin } from './plugins/request-log.js';
@@ -81,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerPlugin);
   await app.register(healthPlugin, { database });
 
-  const trees = { config, services, redis: deps.redis };
+  const trees = { config, services, redis: deps.redis, authFailures: createAuthFailureThrottle(config.authFailureLimit) };
   await app.register(backofficeTree, trees);
   await app.register(readerTree, { ...trees, prefix: '/api/media/v1' });
   await app.register(publicTree, { ...trees, prefix: '/api/public' });

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 const VARIABLES = [
   'NODE_ENV', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PUBLIC_BASE_URL', 'BOOTSTRAP_API_KEY',
   'STORAGE_DIR', 'LOG_LEVEL', 'RATE_LIMIT_BACKOFFICE', 'RATE_LIMIT_READER', 'RATE_LIMIT_ANONYMOUS',
-  'RATE_LIMIT_TOKEN', 'BODY_LIMIT',
+  'RATE_LIMIT_TOKEN', 'RATE_LIMIT_AUTH_FAILURES', 'BODY_LIMIT',
 ];
 
 const failure = (env: Record<string, string>): ConfigError => {
@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       storageDir: './data/storage',
       logLevel: 'info',
       rateLimit: { backoffice: 1000, reader: 300, anonymous: 60, token: 20 },
+      authFailureLimit: 60,
       bodyLimit: 1024 * 1024,
     });
   });
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_READER: '6',
       RATE_LIMIT_ANONYMOUS: '7',
       RATE_LIMIT_TOKEN: '8',
+      RATE_LIMIT_AUTH_FAILURES: '9',
       BODY_LIMIT: '2048',
     });
     expect(config).toEqual({
@@ -66,6 +68,7 @@ describe('loadConfig', () => {
       storageDir: '/srv/uploads',
       logLevel: 'warn',
       rateLimit: { backoffice: 5, reader: 6, anonymous: 7, token: 8 },
+      authFailureLimit: 9,
       bodyLimit: 2048,
     });
   });

@@ -33,6 +33,7 @@ const envSchema = z.object({
   RATE_LIMIT_READER: positiveInt(300),
   RATE_LIMIT_ANONYMOUS: positiveInt(60),
   RATE_LIMIT_TOKEN: positiveInt(20),
+  RATE_LIMIT_AUTH_FAILURES: positiveInt(60),
   BODY_LIMIT: positiveInt(1024 * 1024),
 });
 
@@ -50,6 +51,8 @@ export interface Config {
   storageDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimit: { backoffice: number; reader: number; anonymous: number; token: number };
+  /** Failed authentications per IP and minute before further attempts are refused (429). */
+  authFailureLimit: number;
   bodyLimit: number;
 }
 
@@ -82,6 +85,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       anonymous: e.RATE_LIMIT_ANONYMOUS,
       token: e.RATE_LIMIT_TOKEN,
     },
+    authFailureLimit: e.RATE_LIMIT_AUTH_FAILURES,
     bodyLimit: e.BODY_LIMIT,
   };
 }

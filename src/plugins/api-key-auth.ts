@@ -1,5 +1,6 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../shared/errors.js';
+import type { AuthFailureThrottle } from './auth-failures.js';
 import { type KeyPrincipal, type Permission, can } from '../shared/permissions.js';
 
 declare module 'fastify' {
@@ -26,13 +27,17 @@ function presentedKey(req: FastifyRequest): string | undefined {
  * caller learns nothing about the route's input rules. A route without a declared
  * permission is refused to everyone (and the Backoffice tree refuses to register it).
  */
-export function apiKeyAuth(authenticate: Authenticate): onRequestHookHandler {
+export function apiKeyAuth(authenticate: Authenticate, failures: AuthFailureThrottle): onRequestHookHandler {
+  const refuse = (ip: string, error: AppError) => {
+    failures.fail(ip);
+    return error;
+  };
   return async (req) => {
+    failures.check(req.ip);
     const secret = presentedKey(req);
-    if (!secret) throw new AppError(401, 'missing_api_key', 'the x-api-key header is required');
-    if (secret.length > 256) throw new AppError(401, 'invalid_api_key', 'the API key is unknown, revoked or expired');
-    const principal = await authenticate(secret);
-    if (!principal) throw new AppError(401, 'invalid_api_key', 'the API key is unknown, revoked or expired');
+    if (!secret) throw refuse(req.ip, new AppError(401, 'missing_api_key', 'the x-api-key header is required'));
+    const principal = secret.length > 256 ? null : await authenticate(secret);
+    if (!principal) throw refuse(req.ip, new AppError(401, 'invalid_api_key', 'the API key is unknown, revoked or expired'));
     const permission: Permission | undefined = req.routeOptions.config.permission;
     if (!permission || !can(principal.role, permission)) {
       throw new AppError(403, 'forbidden', `this key's role (${principal.role}) lacks the permission ${permission ?? 'for this route'}`);

@@ -1,6 +1,7 @@
 import type { onRequestHookHandler } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../shared/errors.js';
+import type { AuthFailureThrottle } from './auth-failures.js';
 import type { ReaderPrincipal } from '../shared/scopes.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -8,6 +9,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
 export interface ReaderAuthDeps {
+  failures: AuthFailureThrottle;
   mediaExists: (id: string) => Promise<boolean>;
   verify: (mediaId: string, token: string, providerHint?: string) => Promise<ReaderPrincipal>;
   errors: {
@@ -48,12 +50,18 @@ export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
     }
     if (config.anonymous) return;
 
+    deps.failures.check(req.ip);
     const authorization = req.headers.authorization;
-    if (!authorization) throw deps.errors.missing();
-    const match = BEARER.exec(authorization);
-    if (!match) throw deps.errors.invalid();
-    const hint = req.headers['x-oauth-provider-id'];
-    const principal = await deps.verify(req.mediaId, match[1]!, typeof hint === 'string' ? hint : undefined);
+    const match = authorization ? BEARER.exec(authorization) : null;
+    let principal: ReaderPrincipal;
+    try {
+      if (!match) throw authorization ? deps.errors.invalid() : deps.errors.missing();
+      const hint = req.headers['x-oauth-provider-id'];
+      principal = await deps.verify(req.mediaId, match[1]!, typeof hint === 'string' ? hint : undefined);
+    } catch (err) {
+      if (err instanceof AppError && err.statusCode === 401) deps.failures.fail(req.ip);
+      throw err;
+    }
     if (config.scope && !principal.scopes.includes(config.scope)) throw deps.errors.insufficientScope(config.scope);
     if (config.readerRequired && principal.kind !== 'reader') throw deps.errors.readerRequired();
     req.bearer = principal;

@@ -22,8 +22,18 @@ export async function registerProvider(app: App, adminKey: string, registration:
 }
 
 /** POST /api/media/v1/oauth/token with query parameters, as the spec shows. */
-export function tokenRequest(app: App, params: Record<string, string>, headers: Record<string, string> = {}) {
-  return app.inject({ method: 'POST', url: `/api/media/v1/oauth/token?${new URLSearchParams(params)}`, headers });
+export function tokenRequest(
+  app: App,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+  remoteAddress?: string,
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/media/v1/oauth/token?${new URLSearchParams(params)}`,
+    headers,
+    ...(remoteAddress && { remoteAddress }),
+  });
 }
 
 /** A client-credentials access token for the client. */

@@ -8,6 +8,7 @@ import { oauthBackofficeRoutes } from '../../modules/oauth/index.js';
 import { publisherBackofficeRoutes } from '../../modules/publisher/index.js';
 import { readerhubBackofficeRoutes } from '../../modules/readerhub/index.js';
 import { apiKeyAuth } from '../../plugins/api-key-auth.js';
+import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
 
@@ -15,10 +16,12 @@ export interface TreeOptions {
   config: Config;
   services: Services;
   redis?: Redis | undefined;
+  /** Failed authentications per IP, shared by the Backoffice and Reader trees. */
+  authFailures: AuthFailureThrottle;
 }
 
 /** The Backoffice: API-key auth, per-key rate limit, and the areas under their version prefixes. */
-export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis }) => {
+export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis, authFailures }) => {
   app.addHook('onRoute', (route) => {
     // Fail at start-up rather than ship a route nobody thought to protect.
     if (!route.config?.permission) {
@@ -27,7 +30,7 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
     route.schema = { ...route.schema, security: [{ apiKey: [] }] };
     recordRoutes(app, 'backoffice', route);
   });
-  app.addHook('onRequest', apiKeyAuth(services.core.apiKeys.authenticate));
+  app.addHook('onRequest', apiKeyAuth(services.core.apiKeys.authenticate, authFailures));
   await applyRateLimit(app, {
     max: config.rateLimit.backoffice,
     keyGenerator: (req) => (req.principal ? `key:${req.principal.keyId}` : `ip:${req.ip}`),

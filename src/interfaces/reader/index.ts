@@ -24,7 +24,7 @@ const optionalMediaHeader = z.object({
  * The Reader interface at /api/media/v1: x-service-media-id and a bearer token with the
  * route's scope, rate limits per token subject, absolute paging links.
  */
-export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis }) => {
+export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis, authFailures }) => {
   app.addHook('onRoute', (route) => {
     const { anonymous, scope } = route.config ?? {};
     // Fail at start-up rather than ship a Reader route nobody thought to protect.
@@ -47,6 +47,7 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     readerAuth({
       mediaExists: async (id) => Boolean(await services.core.tenancy.findMedia(id)),
       verify: services.oauth.verifier.verify,
+      failures: authFailures,
       errors: bearerErrors,
     }),
   );

@@ -1,15 +1,18 @@
 import formbody from '@fastify/formbody';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../shared/schemas.js';
 import { toOAuthProviderSummary } from './oauth.mappers.js';
 import { oauthProviderSummarySchema, tokenParams, tokenResponseSchema } from './oauth.schemas.js';
+import type { ClientsService } from './clients.service.js';
 import type { ProvidersService } from './providers.service.js';
 import type { SigningKeysService } from './signing-keys.service.js';
 import type { TokensService } from './tokens.service.js';
 
 export interface OAuthReaderDeps {
   tokens: TokensService;
+  clients: ClientsService;
   keys: SigningKeysService;
   providers: ProvidersService;
   tokenRateLimit: number;
@@ -18,6 +21,29 @@ export interface OAuthReaderDeps {
 const jwksSchema = z
   .object({ keys: z.array(z.record(z.string(), z.unknown())) })
   .meta({ id: 'JWKS' });
+
+/** The client_id a token request names: HTTP Basic, then the form or JSON body, then the query. */
+function namedClient(req: FastifyRequest): string | undefined {
+  const auth = req.headers.authorization;
+  if (auth?.startsWith('Basic ')) {
+    const decoded = Buffer.from(auth.slice(6), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) return safeDecode(decoded.slice(0, colon));
+  }
+  for (const source of [req.body, req.query]) {
+    const value = (source as { client_id?: unknown } | null | undefined)?.client_id;
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+const safeDecode = (value: string) => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+};
 
 /** /api/media/v1/oauth: the token endpoint, our JWKS and the sign-in providers. */
 export const oauthReaderRoutes: FastifyPluginAsyncZod<{ oauth: OAuthReaderDeps }> = async (app, { oauth }) => {
@@ -30,11 +56,14 @@ export const oauthReaderRoutes: FastifyPluginAsyncZod<{ oauth: OAuthReaderDeps }
       mediaOptional: true,
       rateLimit: {
         max: oauth.tokenRateLimit,
-        // Per client and IP, so that one noisy client cannot lock out another.
-        keyGenerator: (req) => {
-          const q = req.query as { client_id?: unknown };
-          const clientId = typeof q.client_id === 'string' ? q.client_id.slice(0, 64) : '-';
-          return `token:${clientId}:${req.ip}`;
+        // Counted once the body is read, on the client the request names however it names it
+        // (query, form or Basic): per client and IP for a registered client, so one noisy client
+        // cannot lock out another; unknown client ids all share their IP's one bucket.
+        hook: 'preHandler',
+        keyGenerator: async (req) => {
+          const clientId = namedClient(req);
+          const known = clientId ? await oauth.clients.findLive(clientId) : undefined;
+          return known ? `token:${known.id}:${req.ip}` : `token:ip:${req.ip}`;
         },
       },
     },

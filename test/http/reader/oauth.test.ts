@@ -568,6 +568,52 @@ describe('token endpoint rate limit', () => {
       expect(third.json().code).toBe('rate_limited');
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
       expect((await ask(b)).statusCode).toBe(200);
+
+      // Client ids nobody registered all count against their IP's one bucket...
+      const stranger = () =>
+        tokenRequest(limited.app, { grant_type: 'client_credentials', client_id: randomUUID(), client_secret: 'x' }, {}, '10.3.3.3');
+      expect((await stranger()).statusCode).toBe(401);
+      expect((await stranger()).statusCode).toBe(401);
+      expect((await stranger()).statusCode).toBe(429);
+      // ... and a client named in HTTP Basic is counted as that client.
+      const basic = () =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/media/v1/oauth/token?grant_type=client_credentials',
+          headers: { authorization: `Basic ${Buffer.from(`${b.clientId}:${b.clientSecret}`).toString('base64')}` },
+        });
+      expect((await basic()).statusCode).toBe(200);
+      expect((await basic()).statusCode).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('failed authentication throttle', () => {
+  it('refuses an address with 429 once it has failed too often in a minute, valid credentials included', async () => {
+    const limited = await createTestApp({ authFailureLimit: 3 });
+    try {
+      const seeded = await seedMedia(limited.app);
+      const from = (remoteAddress: string, key: string) =>
+        limited.app.inject({ method: 'GET', url: '/core/v2/media', headers: { 'x-api-key': key }, remoteAddress });
+      for (let i = 0; i < 3; i++) expect((await from('10.4.4.4', `mps_wrong_${i}`)).statusCode).toBe(401);
+      const blocked = await from('10.4.4.4', seeded.keys.admin);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().code).toBe('rate_limited');
+      expect(blocked.headers['retry-after']).toBe('60');
+      expect((await from('10.4.4.5', seeded.keys.admin)).statusCode).toBe(200);
+
+      // Reader bearer failures count the same way.
+      const bearer = (token: string) =>
+        limited.app.inject({
+          method: 'GET',
+          url: categories,
+          headers: { 'x-service-media-id': seeded.mediaId, authorization: `Bearer ${token}` },
+          remoteAddress: '10.4.4.6',
+        });
+      for (let i = 0; i < 3; i++) expect((await bearer(`garbage-${i}`)).statusCode).toBe(401);
+      expect((await bearer('garbage-again')).statusCode).toBe(429);
     } finally {
       await limited.close();
     }
