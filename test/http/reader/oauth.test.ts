@@ -733,3 +733,39 @@ describe('opaque provider tokens', () => {
     }
   });
 });
+
+describe('JWT access tokens of a provider without a JWKS', () => {
+  it('are checked at its userinfo endpoint, like opaque ones', async () => {
+    const { createServer } = await import('node:http');
+    let good = '';
+    const idp = createServer((req, res) => {
+      const ok = req.url === '/me' && req.headers.authorization === `Bearer ${good}`;
+      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' }).end(ok ? JSON.stringify({ sub: 'jill' }) : '{}');
+    });
+    await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(idp.address() as { port: number }).port}`;
+    try {
+      const own = await seedMedia(ctx.app);
+      await registerProvider(ctx.app, own.keys.admin, {
+        name: 'Userinfo-only provider',
+        issuer: base,
+        authorization_endpoint: `${base}/auth`,
+        token_endpoint: `${base}/token`,
+        userinfo_endpoint: `${base}/me`,
+        client_id: 'ui',
+        client_secret: 'ui-secret',
+      });
+      const sign = (sub: string) =>
+        new SignJWT({ sub }).setProtectedHeader({ alg: 'HS256' }).setIssuer(base).setExpirationTime('5m').sign(new TextEncoder().encode('k'.repeat(32)));
+      good = await sign('jill');
+      const accepted = await readerClient(ctx.app, own.mediaId, good).get('/api/media/v1/oauth/userinfo');
+      expect(accepted.statusCode).toBe(200);
+      expect(accepted.json().data.sub).toBe('jill');
+      const refused = await readerClient(ctx.app, own.mediaId, await sign('mallory')).get(categories);
+      expect(refused.statusCode).toBe(401);
+    } finally {
+      idp.closeAllConnections();
+      await new Promise((resolve) => idp.close(resolve));
+    }
+  });
+});
