@@ -1,16 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deletedAt, idColumn, timestamps, tstz } from '../../db/columns.js';
-import { media } from '../core/tenancy/tenancy.table.js';
+import { mediaIdColumn } from '../core/tenancy/tenancy.table.js';
 
 /** Applications that get tokens with client credentials; `id` is the client_id. */
 export const oauthClients = pgTable(
   'oauth_clients',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     name: text('name').notNull(),
     // SHA-256 of the secret, hex; the secret is shown once at creation.
     secretHash: text('secret_hash').notNull(),
@@ -30,9 +28,7 @@ export const oauthProviders = pgTable(
   'oauth_providers',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     name: text('name').notNull(),
     issuer: text('issuer').notNull(),
     authorizationEndpoint: text('authorization_endpoint').notNull(),
@@ -62,9 +58,7 @@ export const oauthSigningKeys = pgTable(
   'oauth_signing_keys',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     alg: text('alg').notNull(),
     publicJwk: jsonb('public_jwk').notNull(),
     privateJwk: jsonb('private_jwk').notNull(),
@@ -79,9 +73,7 @@ export const oauthRefreshTokens = pgTable(
   'oauth_refresh_tokens',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     clientId: uuid('client_id')
       .notNull()
       .references(() => oauthClients.id),

@@ -1,15 +1,13 @@
-import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps } from '../../../db/columns.js';
-import { media } from '../../core/tenancy/tenancy.table.js';
+import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 
 /** What a community profile is (event, organization, person, project) and which contact fields it has. */
 export const profileTypes = pgTable(
   'profile_types',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     kind: text('kind').notNull(),
     key: text('key').notNull(),
     name: text('name').notNull(),

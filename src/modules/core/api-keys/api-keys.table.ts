@@ -1,14 +1,12 @@
-import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps, tstz } from '../../../db/columns.js';
-import { media } from '../tenancy/tenancy.table.js';
+import { mediaIdColumn } from '../tenancy/tenancy.table.js';
 
 export const apiKeys = pgTable(
   'api_keys',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     name: text('name').notNull(),
     role: text('role').notNull(),
     // SHA-256 of the secret, hex. The secret itself is never stored.

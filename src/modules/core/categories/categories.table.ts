@@ -1,15 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
-import { media } from '../tenancy/tenancy.table.js';
+import { mediaIdColumn } from '../tenancy/tenancy.table.js';
 
 export const categories = pgTable(
   'categories',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     svgIcon: text('svg_icon'),
     isArchived: boolean('is_archived').notNull().default(false),
     ...timestamps(),

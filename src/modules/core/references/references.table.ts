@@ -1,14 +1,12 @@
 import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamps, tstz } from '../../../db/columns.js';
-import { media } from '../tenancy/tenancy.table.js';
+import { mediaIdColumn } from '../tenancy/tenancy.table.js';
 
 // A reference maps an external system's id (`<provider>:<id>`) to one of our records (`urn`).
 export const references = pgTable(
   'references',
   {
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     provider: text('provider').notNull(),
     id: uuid('id').notNull(),
     urn: text('urn').notNull(),

@@ -9,13 +9,17 @@ export const media = pgTable('media', {
   ...timestamps(),
 });
 
+/** The tenant column every record carries: the media it belongs to. */
+export const mediaIdColumn = () =>
+  uuid('media_id')
+    .notNull()
+    .references(() => media.id);
+
 export const workspaces = pgTable(
   'workspaces',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     key: text('key').notNull(),
     name: text('name').notNull(),
     ...timestamps(),
@@ -30,9 +34,7 @@ export const statuses = pgTable(
   'statuses',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     key: text('key').notNull(),
     name: text('name').notNull(),
     isPublished: boolean('is_published').notNull().default(false),

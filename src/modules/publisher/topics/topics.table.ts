@@ -1,15 +1,13 @@
-import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps } from '../../../db/columns.js';
-import { media } from '../../core/tenancy/tenancy.table.js';
+import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 
 /** Subjects readers can follow (and be notified about). */
 export const topics = pgTable(
   'topics',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     key: text('key').notNull(),
     name: text('name').notNull(),
     description: text('description'),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps } from '../../../db/columns.js';
-import { media } from '../../core/tenancy/tenancy.table.js';
+import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { oauthProviders } from '../../oauth/oauth.table.js';
 
 /**
@@ -12,9 +12,7 @@ export const readers = pgTable(
   'readers',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     providerId: uuid('provider_id')
       .notNull()
       .references(() => oauthProviders.id),

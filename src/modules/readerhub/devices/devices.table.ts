@@ -1,6 +1,6 @@
 import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps, tstz } from '../../../db/columns.js';
-import { media } from '../../core/tenancy/tenancy.table.js';
+import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { readers } from '../accounts/accounts.table.js';
 
 /** A reader's device for push notifications, known by its push token. */
@@ -8,9 +8,7 @@ export const readerDevices = pgTable(
   'reader_devices',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     readerId: uuid('reader_id')
       .notNull()
       .references(() => readers.id),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps, tstz } from '../../../db/columns.js';
-import { media } from '../../core/tenancy/tenancy.table.js';
+import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { readers } from '../accounts/accounts.table.js';
 
 /** A reader's right to a product for a window of time; revoking keeps the row. */
@@ -9,9 +9,7 @@ export const readerEntitlements = pgTable(
   'reader_entitlements',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     readerId: uuid('reader_id')
       .notNull()
       .references(() => readers.id),

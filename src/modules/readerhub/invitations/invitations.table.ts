@@ -1,15 +1,13 @@
-import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps, tstz } from '../../../db/columns.js';
-import { media } from '../../core/tenancy/tenancy.table.js';
+import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 
 /** An invitation for someone to become a reader, maybe with a product; valid until expires_at. */
 export const readerInvitations = pgTable(
   'reader_invitations',
   {
     id: idColumn(),
-    mediaId: uuid('media_id')
-      .notNull()
-      .references(() => media.id),
+    mediaId: mediaIdColumn(),
     email: text('email').notNull(),
     productKey: text('product_key'),
     expiresAt: tstz('expires_at').notNull(),
