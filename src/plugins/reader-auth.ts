@@ -1,10 +1,9 @@
 import type { onRequestHookHandler } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import { AppError } from '../shared/errors.js';
+import { isUuid } from '../shared/ids.js';
 import type { AuthFailureThrottle } from './auth-failures.js';
 import type { ReaderPrincipal } from '../shared/scopes.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // RFC 6750 b64token.
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
@@ -26,26 +25,16 @@ export interface ReaderAuthDeps {
  * route's scope. Routes marked `anonymous` skip the token; `mediaOptional` the header.
  */
 export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
-  const known = new LRUCache<string, boolean>({ max: 10_000, ttl: 30_000 });
-  const mediaExists = async (id: string) => {
-    let exists = known.get(id);
-    if (exists === undefined) {
-      exists = await deps.mediaExists(id);
-      known.set(id, exists, exists ? {} : { ttl: 5_000 });
-    }
-    return exists;
-  };
-
   return async (req) => {
     const config = req.routeOptions.config;
     const header = req.headers['x-service-media-id'];
     if (header === undefined || header === '') {
       if (!config.mediaOptional) throw new AppError(400, 'missing_media_id', 'the x-service-media-id header is required');
     } else {
-      if (typeof header !== 'string' || !UUID.test(header)) {
+      if (typeof header !== 'string' || !isUuid(header)) {
         throw new AppError(400, 'invalid_media_id', 'x-service-media-id must be a UUID');
       }
-      if (!(await mediaExists(header.toLowerCase()))) throw new AppError(404, 'media_not_found', 'media not found');
+      if (!(await deps.mediaExists(header.toLowerCase()))) throw new AppError(404, 'media_not_found', 'media not found');
       req.mediaId = header.toLowerCase();
     }
     if (config.anonymous) return;

@@ -45,7 +45,7 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   app.addHook(
     'onRequest',
     readerAuth({
-      mediaExists: async (id) => Boolean(await services.core.tenancy.findMedia(id)),
+      mediaExists: services.core.tenancy.mediaExists,
       verify: services.oauth.verifier.verify,
       failures: authFailures,
       errors: bearerErrors,

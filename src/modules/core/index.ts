@@ -20,7 +20,7 @@ import { createTenancyRepository } from './tenancy/tenancy.repository.js';
 import { createTenancyService } from './tenancy/tenancy.service.js';
 
 export { DEFAULT_STATUSES } from './tenancy/tenancy.service.js';
-export { generateKey, hashKey } from './api-keys/api-keys.service.js';
+export { generateKey } from './api-keys/api-keys.service.js';
 
 export function createCoreServices(deps: { db: Db; pager: Paginator; logger: Logger }) {
   const { db, pager, logger } = deps;

@@ -1,8 +1,8 @@
 import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { sha256 } from '../../shared/ids.js';
 import { type ReaderPrincipal, type Scope, isScope } from '../../shared/scopes.js';
 import type { ClientsService } from './clients.service.js';
-import { sha256 } from './clients.service.js';
 import { bearerErrors } from './oauth.errors.js';
 import type { OAuthProviderRow } from './oauth.table.js';
 import { fetchUserInfo } from './provider-client.js';

@@ -1,13 +1,12 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { errors } from '../../shared/errors.js';
+import { isUuid, sha256 } from '../../shared/ids.js';
 import type { PagingQuery } from '../../shared/schemas.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthClientCreate } from './oauth.schemas.js';
 import type { OAuthClientRow } from './oauth.table.js';
 
-export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createClientsService(deps: { db: Db; repo: OAuthRepository; onRevoke: (clientId: string) => void }) {
   const { db, repo, onRevoke } = deps;
@@ -47,7 +46,7 @@ export function createClientsService(deps: { db: Db; repo: OAuthRepository; onRe
 
     /** A live client of any media by id, or undefined. */
     async findLive(id: string): Promise<OAuthClientRow | undefined> {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const row = await repo.findClient(db, id);
       return row && !row.revokedAt ? row : undefined;
     },

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Db, Executor } from '../../db/client.js';
 import { newId } from '../../db/columns.js';
+import { isUuid, sha256 } from '../../shared/ids.js';
 import { type Scope, isScope } from '../../shared/scopes.js';
 import type { ClientsService } from './clients.service.js';
-import { sha256 } from './clients.service.js';
 import { oauthErrors } from './oauth.errors.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { TokenParams } from './oauth.schemas.js';
@@ -22,7 +22,6 @@ export interface TokenSettings {
 /** Our access tokens name the media they are for in `aud` as well as in `media`. */
 export const audienceFor = (mediaId: string) => `urn:media-publishing-service:media:${mediaId}`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ClientCredentials {
   id?: string | undefined;
@@ -109,7 +108,7 @@ export function createTokensService(deps: {
 
   const findProvider = async (mediaId: string, id: string | undefined) => {
     if (!id) throw oauthErrors.invalidRequest('oauth_provider_id is required');
-    if (!UUID.test(id)) throw oauthErrors.invalidRequest('oauth_provider_id must be a UUID');
+    if (!isUuid(id)) throw oauthErrors.invalidRequest('oauth_provider_id must be a UUID');
     try {
       return await providers.get(mediaId, id);
     } catch {

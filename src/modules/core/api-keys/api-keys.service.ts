@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Db } from '../../../db/client.js';
 import { PG_UNIQUE_VIOLATION, errors, pgErrorCode } from '../../../shared/errors.js';
+import { sha256 } from '../../../shared/ids.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { ApiKeysRepository } from './api-keys.repository.js';
 import type { ApiKeyCreate } from './api-keys.schemas.js';
@@ -16,8 +17,6 @@ const CACHE_TTL_MS = 10_000;
 // last_used_at is written at most this often per key, not on every request.
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** Keys carry 256 random bits, so a fast hash is enough: there is nothing to brute-force. */
-export const hashKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 export const generateKey = (): string => `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 
@@ -35,7 +34,7 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
     /** The principal behind a secret, or null when it is unknown, revoked or expired. */
     async authenticate(secret: string): Promise<KeyPrincipal | null> {
       if (!secret.startsWith(KEY_PREFIX) && secret.length < 32) return null;
-      const hash = hashKey(secret);
+      const hash = sha256(secret);
       let row = cache.get(hash);
       if (!row) {
         row = await repo.findByHash(db, hash);
@@ -53,7 +52,7 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
         mediaId,
         name: input.name,
         role: input.role,
-        keyHash: hashKey(secret),
+        keyHash: sha256(secret),
         keyPrefix: secret.slice(0, 8),
         expiresAt: input.expires_at ?? null,
       });
@@ -62,14 +61,14 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
 
     /** Makes sure a key with exactly this secret exists as an admin of the media. */
     async ensure(mediaId: string, secret: string, name: string): Promise<ApiKeyRow> {
-      const existing = await repo.findByHash(db, hashKey(secret));
+      const existing = await repo.findByHash(db, sha256(secret));
       if (existing) return existing;
       try {
         return (await this.create(mediaId, { name, role: 'admin' }, secret)).row;
       } catch (err) {
         // Another instance starting at the same moment inserted it first.
         if (pgErrorCode(err) !== PG_UNIQUE_VIOLATION) throw err;
-        return (await repo.findByHash(db, hashKey(secret)))!;
+        return (await repo.findByHash(db, sha256(secret)))!;
       }
     },
 

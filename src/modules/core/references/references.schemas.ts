@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { UUID_PATTERN as UUID } from '../../../shared/ids.js';
 import { isoTimestamp, timestampInput, uuid } from '../../../shared/schemas.js';
 
-const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 export const REF_PATTERN = new RegExp(`^([a-z0-9][a-z0-9_.-]{0,62}):(${UUID})$`);
 
 export const providerName = z

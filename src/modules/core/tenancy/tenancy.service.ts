@@ -45,8 +45,13 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) 
 
     firstMedia: () => repo.firstMedia(db),
 
-    /** The media or undefined, without throwing: for existence checks. */
-    findMedia: (mediaId: string) => repo.findMedia(db, mediaId),
+    /** Whether the media exists, answered from the same cache as cachedMedia. */
+    async mediaExists(mediaId: string): Promise<boolean> {
+      if (cache.has(mediaId)) return true;
+      const row = await repo.findMedia(db, mediaId);
+      if (row) cache.set(mediaId, row);
+      return Boolean(row);
+    },
 
     /** A media with its first workspace and the default statuses, in one transaction. */
     async createMedia(input: NewMedia) {
