@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { errors, uniqueOr } from '../../shared/errors.js';
 import { type Paginator, newestFirst } from '../../shared/paging.js';
 import type { PagingQuery } from '../../shared/schemas.js';
 import {
@@ -76,7 +77,9 @@ export function createOAuthRepository(pager: Paginator) {
     },
 
     async insertProvider(db: Executor, values: typeof oauthProviders.$inferInsert): Promise<OAuthProviderRow> {
-      const [row] = await db.insert(oauthProviders).values(values).returning();
+      const [row] = await uniqueOr(db.insert(oauthProviders).values(values).returning(), () =>
+        errors.conflict('oauth_provider_exists', 'a provider with this issuer already exists'),
+      );
       return row!;
     },
 

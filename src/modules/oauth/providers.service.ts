@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.js';
-import { errors, uniqueOr } from '../../shared/errors.js';
+import { errors } from '../../shared/errors.js';
 import type { PagingQuery } from '../../shared/schemas.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthProviderCreate } from './oauth.schemas.js';
@@ -8,24 +8,21 @@ export function createProvidersService(deps: { db: Db; repo: OAuthRepository; on
   const { db, repo, onChange } = deps;
   return {
     async create(mediaId: string, input: OAuthProviderCreate) {
-      const row = await uniqueOr(
-        repo.insertProvider(db, {
-          mediaId,
-          name: input.name,
-          issuer: input.issuer,
-          authorizationEndpoint: input.authorization_endpoint,
-          tokenEndpoint: input.token_endpoint,
-          userinfoEndpoint: input.userinfo_endpoint ?? null,
-          jwksUri: input.jwks_uri ?? null,
-          clientId: input.client_id,
-          clientSecret: input.client_secret,
-          tokenEndpointAuthMethod: input.token_endpoint_auth_method,
-          audience: input.audience ?? null,
-          scopes: input.scopes,
-          redirectUris: input.redirect_uris,
-        }),
-        () => errors.conflict('oauth_provider_exists', 'a provider with this issuer already exists'),
-      );
+      const row = await repo.insertProvider(db, {
+        mediaId,
+        name: input.name,
+        issuer: input.issuer,
+        authorizationEndpoint: input.authorization_endpoint,
+        tokenEndpoint: input.token_endpoint,
+        userinfoEndpoint: input.userinfo_endpoint ?? null,
+        jwksUri: input.jwks_uri ?? null,
+        clientId: input.client_id,
+        clientSecret: input.client_secret,
+        tokenEndpointAuthMethod: input.token_endpoint_auth_method,
+        audience: input.audience ?? null,
+        scopes: input.scopes,
+        redirectUris: input.redirect_uris,
+      });
       onChange(mediaId);
       return row;
     },
