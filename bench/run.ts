@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
+import { systemContext } from '../src/shared/http/route.js';
 import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
 import type { LoadReply, LoadResult, LoadScenario } from './load.js';
@@ -244,10 +245,11 @@ async function main() {
 
   // The floor runs the statements the app itself sends for these three reads.
   const categories = app.services.core.categories;
+  const ctx = systemContext(media.id);
   const floorQueries = {
-    firstPage: categoriesSelect(await captureQueries(bench.driver, () => categories.list(media.id, { limit: 20 }))),
-    deepPage: categoriesSelect(await captureQueries(bench.driver, () => categories.list(media.id, { limit: 20, after: deepCursor }))),
-    byId: categoriesSelect(await captureQueries(bench.driver, () => categories.get(media.id, ids[0]!))),
+    firstPage: categoriesSelect(await captureQueries(bench.driver, () => categories.list(ctx, { limit: 20 }))),
+    deepPage: categoriesSelect(await captureQueries(bench.driver, () => categories.list(ctx, { limit: 20, after: deepCursor }))),
+    byId: categoriesSelect(await captureQueries(bench.driver, () => categories.get(ctx, ids[0]!))),
     capturedId: ids[0]!,
   };
   const floor = buildFloor(bench.query, floorQueries);

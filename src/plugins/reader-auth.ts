@@ -2,6 +2,7 @@ import type { onRequestHookHandler } from 'fastify';
 import { AppError } from '../shared/errors.js';
 import { isUuid } from '../shared/ids.js';
 import type { AuthFailureThrottle } from './auth-failures.js';
+import type { MediaInfo } from '../shared/http/reader.js';
 import type { ReaderPrincipal } from '../shared/scopes.js';
 
 // RFC 6750 b64token.
@@ -9,7 +10,8 @@ const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
 export interface ReaderAuthDeps {
   failures: AuthFailureThrottle;
-  mediaExists: (id: string) => Promise<boolean>;
+  /** The media by id, from a cache; undefined when there is none. */
+  findMedia: (id: string) => Promise<MediaInfo | undefined>;
   verify: (mediaId: string, token: string, providerHint?: string) => Promise<ReaderPrincipal>;
   errors: {
     missing: () => AppError;
@@ -21,7 +23,7 @@ export interface ReaderAuthDeps {
 
 /**
  * Reader front door, on onRequest (before the body is read): x-service-media-id names an
- * existing media, then the bearer token must be valid for that media and carry the
+ * existing media (resolved once, as req.media), then the bearer token must be valid for that media and carry the
  * route's scope. Routes marked `anonymous` skip the token; `mediaOptional` the header.
  */
 export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
@@ -34,8 +36,10 @@ export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
       if (typeof header !== 'string' || !isUuid(header)) {
         throw new AppError(400, 'invalid_media_id', 'x-service-media-id must be a UUID');
       }
-      if (!(await deps.mediaExists(header.toLowerCase()))) throw new AppError(404, 'media_not_found', 'media not found');
-      req.mediaId = header.toLowerCase();
+      const media = await deps.findMedia(header.toLowerCase());
+      if (!media) throw new AppError(404, 'media_not_found', 'media not found');
+      req.media = media;
+      req.mediaId = media.id;
     }
     if (config.anonymous) return;
 

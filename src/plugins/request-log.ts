@@ -40,6 +40,7 @@ export const requestLogPlugin = fp(
           method: req.method,
           url: redactUrl(req.url),
           route: req.routeOptions.url ?? null,
+          operation: req.routeOptions.config.operationId ?? null,
           status: reply.statusCode,
           duration_ms: Math.round(reply.elapsedTime * 100) / 100,
           ip: req.ip,

@@ -6,6 +6,7 @@ export type InterfaceName = 'backoffice' | 'reader' | 'public';
 
 export interface RouteEntry {
   interface: InterfaceName;
+  operationId: string;
   method: string;
   url: string;
   permission: Permission | undefined;
@@ -36,6 +37,7 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
     if (method === 'HEAD') continue;
     app.routeTable.push({
       interface: name,
+      operationId: String(route.config?.operationId ?? ''),
       method,
       url: route.url,
       permission: route.config?.permission,

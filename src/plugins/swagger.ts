@@ -41,7 +41,12 @@ export const swaggerPlugin = fp(
         },
       },
       transform: jsonSchemaTransform,
-      transformObject: jsonSchemaTransformObject,
+      // Each area's tag, described once where its routes declare it.
+      transformObject: (input) => {
+        const document = jsonSchemaTransformObject(input) as Record<string, unknown>;
+        const tags = [...app.openapiTags].map(([name, description]) => ({ name, description }));
+        return { ...document, tags: tags.sort((a, b) => a.name.localeCompare(b.name)) } as never;
+      },
     });
 
     await app.register(swaggerUi, {

@@ -17,12 +17,16 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Factories for the envelope's statuses. Modules name their own errors in a catalog
+ * (`<module>.errors.ts`) built from these, with the code written out so grep finds it.
+ */
 export const errors = {
   badRequest: (code: string, message: string, details?: ErrorDetail[]) => new AppError(400, code, message, details),
   validation: (message: string, details: ErrorDetail[]) => new AppError(400, 'validation_failed', message, details),
   unauthorized: (message = 'a valid API key is required', code = 'unauthorized') => new AppError(401, code, message),
   forbidden: (message = 'this key is not allowed to do that', code = 'forbidden') => new AppError(403, code, message),
-  notFound: (entity: string) => new AppError(404, `${entity}_not_found`, `${entity.replace(/_/g, ' ')} not found`),
+  notFound: (code: `${string}_not_found`, message: string) => new AppError(404, code, message),
   conflict: (code: string, message: string) => new AppError(409, code, message),
   unprocessable: (code: string, message: string) => new AppError(422, code, message),
 };
@@ -42,7 +46,7 @@ export const PG_UNIQUE_VIOLATION = '23505';
 export const PG_FOREIGN_KEY_VIOLATION = '23503';
 
 /** Runs a write and turns a unique-constraint violation into the given 409. */
-export async function uniqueOr<T>(work: Promise<T>, conflict: () => AppError): Promise<T> {
+export async function uniqueOr<T>(work: PromiseLike<T>, conflict: () => AppError): Promise<T> {
   try {
     return await work;
   } catch (err) {

@@ -1,23 +1,54 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type Placeholder, type SQL, and, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, and, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { AppError } from './errors.js';
+import { type Prepared, statementCache } from './prepared.js';
 import type { PagingQuery } from './schemas.js';
 
-type SortKind = 'timestamp' | 'text' | 'number';
-type SortValue = Date | string | number;
+/**
+ * The SQL type of a sort key. The cursor carries the key's value as the database printed
+ * it and casts it back to this type, so that the boundary row compares equal to itself: a
+ * `real` full-text rank sent back as `numeric` would not, and rows at a page boundary
+ * would repeat or go missing.
+ */
+export type SortType = 'timestamptz' | 'text' | 'integer' | 'bigint' | 'real' | 'double precision' | 'numeric';
+
+export interface SortKey<Row> {
+  /** A column or an SQL expression; it must never be null (wrap a nullable one in coalesce). */
+  expr: PgColumn | SQL;
+  type: SortType;
+  dir: 'asc' | 'desc';
+  /** The key's value in a row of the page (select the expression into the row to have it). */
+  of: (row: Row) => unknown;
+}
 
 /**
- * A total order for a listing: one sort column plus `id` as tie-breaker, backed by an index
- * declared in the same direction (`.desc()` on both columns for 'desc', plain for 'asc').
+ * A total order for a listing: sort keys, then `id` as tie-breaker in the last key's
+ * direction, backed by an index declared in the same directions.
  */
 export interface Keyset<Row> {
-  sort: PgColumn;
+  keys: SortKey<Row>[];
   id: PgColumn;
-  kind: SortKind;
-  direction: 'asc' | 'desc';
-  valueOf: (row: Row) => { sort: SortValue; id: string };
+  idOf: (row: Row) => string;
 }
+
+export const keyset = <Row extends { id: string }>(keys: SortKey<Row>[], id: PgColumn): Keyset<Row> => ({
+  keys,
+  id,
+  idOf: (row) => row.id,
+});
+
+/** The default order of every listing: newest first, by insertion time then id. */
+export const newestFirst = <Row extends { insertedAt: Date | string; id: string }>(columns: {
+  insertedAt: PgColumn;
+  id: PgColumn;
+}): Keyset<Row> => keyset<Row>([{ expr: columns.insertedAt, type: 'timestamptz', dir: 'desc', of: (row) => row.insertedAt }], columns.id);
+
+/** Oldest first: the order of short editorial lists (topics). */
+export const oldestFirst = <Row extends { insertedAt: Date | string; id: string }>(columns: {
+  insertedAt: PgColumn;
+  id: PgColumn;
+}): Keyset<Row> => keyset<Row>([{ expr: columns.insertedAt, type: 'timestamptz', dir: 'asc', of: (row) => row.insertedAt }], columns.id);
 
 export interface Page<Row> {
   items: Row[];
@@ -33,92 +64,162 @@ export interface PagePlan<Row> {
   orderBy: SQL[];
   /** One more than asked, to learn whether another page exists without counting. */
   limit: number;
+  /** Which statement this page needs: its SQL depends on nothing else. */
+  shape: 'first' | 'after' | 'before';
+  /** Placeholder values of a prepared page: `page_limit`, and `cursor_<n>` past the first page. */
+  params: Record<string, unknown>;
   finish: (rows: Row[]) => Page<Row>;
 }
 
 type PageQuery = Pick<PagingQuery, 'limit' | 'after' | 'before'>;
 
 /** What paging needs of a query: any Drizzle `db.select(...).from(...)` (joins included). */
-interface PageableSelect<Row> {
-  where(condition: SQL | undefined): { orderBy(...columns: SQL[]): { limit(count: number): PromiseLike<Row[]> } };
+export interface PageableSelect<Row> {
+  where(condition: SQL | undefined): {
+    orderBy(...columns: SQL[]): {
+      limit(count: number | Placeholder): PromiseLike<Row[]> & { prepare(name: string): Prepared<Row> };
+    };
+  };
 }
 
-export interface PreparedPagePlan<Row> extends PagePlan<Row> {
-  /** Which statement this page needs: the first page, or a page after or before a cursor. */
-  shape: 'first' | 'after' | 'before';
-  /** Values for the placeholders: page_limit, and cursor_sort/cursor_id past the first page. */
-  params: Record<string, unknown>;
-  limitParam: Placeholder;
+/** A listing to page through: the query, its order, and what binds its cursors. */
+export interface Listing<Row> {
+  /** The select without paging, or a function making it (called only when a statement is built). */
+  select: PageableSelect<Row> | (() => PageableSelect<Row>);
+  keyset: Keyset<Row>;
+  /** The listing's name and owner (`categories:published:<media id>`): a cursor serves only here. */
+  scope: string;
+  /** The listing's own filter. */
+  where?: SQL | undefined;
+  /**
+   * Prepare the statement once per executor and page shape under this name, and run it
+   * with `params` (the values of the `sql.placeholder`s in `where`): hot listings skip
+   * Drizzle's query building and PostgreSQL's planning on every request.
+   */
+  prepared?: { executor: object; name: string; params: Record<string, unknown> };
 }
 
 const invalidCursor = () => new AppError(400, 'invalid_cursor', 'the cursor is malformed or belongs to another listing');
 
+const CASTS: Record<SortType, SQL> = {
+  timestamptz: sql`::timestamptz`,
+  text: sql`::text`,
+  integer: sql`::integer`,
+  bigint: sql`::bigint`,
+  real: sql`::real`,
+  'double precision': sql`::double precision`,
+  numeric: sql`::numeric`,
+};
+
+/** A key's value as the cursor carries it: JSON, exact for every SortType. */
+function toCursorValue(value: unknown): string | number {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return value;
+  if (typeof value === 'bigint') return value.toString();
+  throw new Error(`a sort key's value must be a string, a finite number or a Date, got ${typeof value}`);
+}
+
+const INTEGER = /^-?\d{1,19}$/;
+const NUMERIC = /^-?\d{1,100}(\.\d{1,100})?$/;
+
+/** Whether a decoded cursor value can be the given type; the MAC makes this belt and braces. */
+function fits(type: SortType, value: unknown): boolean {
+  switch (type) {
+    case 'timestamptz':
+      return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+    case 'text':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'bigint':
+      return (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && INTEGER.test(value));
+    case 'real':
+    case 'double precision':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'numeric':
+      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && NUMERIC.test(value));
+  }
+}
+
 /**
- * Keyset pagination with opaque cursors. A cursor is base64url(JSON [sort, id]) plus an
- * HMAC over the listing's scope, so a tampered cursor, or one taken from another listing
- * or another media, is refused with a 400 before it reaches SQL.
+ * Keyset pagination with opaque cursors. A cursor is base64url(JSON [key values..., id])
+ * plus an HMAC over the listing's scope, so a tampered cursor, or one taken from another
+ * listing or another media, is refused with a 400 before it reaches SQL.
  */
 export class Paginator {
+  private readonly statements = statementCache<unknown>();
+
   constructor(private readonly secret: Buffer) {}
 
-  plan<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery): PagePlan<Row> {
-    return this.build(keyset, scope, query, false);
-  }
-
   /**
-   * One page of a listing in one query: the listing's own `filter` and the keyset condition,
-   * in keyset order, one row more than asked to learn whether another page exists.
+   * One page of a listing in one statement: its filter and the keyset condition, in keyset
+   * order, one row more than asked to learn whether another page exists.
    */
-  async page<Row>(
-    select: PageableSelect<Row>,
-    keyset: Keyset<Row>,
-    scope: string,
-    query: PageQuery,
-    filter: SQL | undefined,
-  ): Promise<Page<Row>> {
-    const plan = this.plan(keyset, scope, query);
-    return plan.finish(await select.where(and(filter, plan.where)).orderBy(...plan.orderBy).limit(plan.limit));
+  async page<Row>(listing: Listing<Row>, query: PageQuery): Promise<Page<Row>> {
+    const select = () => (typeof listing.select === 'function' ? listing.select() : listing.select);
+    const prepared = listing.prepared;
+    if (!prepared) {
+      const plan = this.plan(listing.keyset, listing.scope, query, false);
+      return plan.finish(await select().where(and(listing.where, plan.where)).orderBy(...plan.orderBy).limit(plan.limit));
+    }
+    const plan = this.plan(listing.keyset, listing.scope, query, true);
+    const statement = this.statements(prepared.executor, `${prepared.name}:${plan.shape}`, () =>
+      select()
+        .where(and(listing.where, plan.where))
+        .orderBy(...plan.orderBy)
+        .limit(sql.placeholder('page_limit'))
+        .prepare(`${prepared.name}_${plan.shape}`),
+    ) as Prepared<Row>;
+    return plan.finish(await statement.execute({ ...prepared.params, ...plan.params }));
   }
 
-  /**
-   * plan() with the cursor position and the limit as placeholders: the SQL depends only on
-   * `shape`, so a repository can prepare one statement per shape and execute it with `params`.
-   */
-  preparedPlan<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery): PreparedPagePlan<Row> {
-    return this.build(keyset, scope, query, true);
-  }
-
-  private build<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery, prepared: boolean): PreparedPagePlan<Row> {
+  /** The parts of a page's statement; `placeholders` leaves the cursor and limit as named placeholders. */
+  plan<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery, placeholders = false): PagePlan<Row> {
     if (query.after && query.before) {
       throw new AppError(400, 'invalid_cursor', 'use either after or before, not both');
     }
     const backward = Boolean(query.before);
     const token = query.after ?? query.before;
-    const position = token ? this.decode(scope, token, keyset.kind) : undefined;
+    const position = token ? this.decode(keyset, scope, token) : undefined;
     const params: Record<string, unknown> = { page_limit: query.limit + 1 };
-    if (position) Object.assign(params, { cursor_sort: position.sort, cursor_id: position.id });
+    position?.forEach((value, i) => (params[`cursor_${i}`] = value));
 
-    // Paging backward walks the order in reverse and flips the rows back afterwards.
-    const walkDesc = (keyset.direction === 'desc') !== backward;
-    const cast = keyset.kind === 'timestamp' ? sql`::timestamptz` : keyset.kind === 'number' ? sql`::numeric` : sql`::text`;
-    const at = (name: 'cursor_sort' | 'cursor_id') => (prepared ? sql.placeholder(name) : params[name]);
-    const where = position
-      ? walkDesc
-        ? sql`(${keyset.sort}, ${keyset.id}) < (${at('cursor_sort')}${cast}, ${at('cursor_id')}::uuid)`
-        : sql`(${keyset.sort}, ${keyset.id}) > (${at('cursor_sort')}${cast}, ${at('cursor_id')}::uuid)`
-      : undefined;
-    // drizzle-kit makes .desc() index columns DESC NULLS LAST, and PostgreSQL serves an ORDER BY
-    // from an index only when the null placement matches too, even on NOT NULL columns (which
-    // keyset columns are). Without it every page sorts all of the listing's rows.
-    const dir = walkDesc ? sql`desc` : sql`asc`;
+    const columns = [...keyset.keys.map((k) => k.expr), keyset.id];
+    const casts = [...keyset.keys.map((k) => CASTS[k.type]), sql`::uuid`];
+    // Paging backward walks the order in reverse and flips the rows back afterwards. The id
+    // follows the direction of the last key.
+    const dirs = [...keyset.keys.map((k) => k.dir), keyset.keys.at(-1)?.dir ?? 'asc'];
+    const walksDesc = dirs.map((dir) => (dir === 'desc') !== backward);
+    const at = (i: number) => sql`${placeholders ? sql.placeholder(`cursor_${i}`) : position![i]}${casts[i]!}`;
+
+    let where: SQL | undefined;
+    if (position) {
+      if (walksDesc.every((d) => d === walksDesc[0])) {
+        // One direction: a row comparison, which an index in that order serves directly.
+        const op = walksDesc[0] ? sql`<` : sql`>`;
+        where = sql`(${sql.join(columns, sql`, `)}) ${op} (${sql.join(columns.map((_, i) => at(i)), sql`, `)})`;
+      } else {
+        // Mixed directions: (a after x) or (a = x and b after y) or ...
+        where = or(
+          ...columns.map((column, i) =>
+            and(
+              ...columns.slice(0, i).map((earlier, j) => sql`${earlier} = ${at(j)}`),
+              walksDesc[i] ? sql`${column} < ${at(i)}` : sql`${column} > ${at(i)}`,
+            ),
+          ),
+        );
+      }
+    }
+    // drizzle-kit makes index columns NULLS LAST in either direction, and PostgreSQL serves an
+    // ORDER BY from an index only when the null placement matches too, even on NOT NULL
+    // columns (which keyset columns are). Without it every page sorts all of the listing's rows.
     const nulls = backward ? sql`nulls first` : sql`nulls last`;
-    const orderBy = [sql`${keyset.sort} ${dir} ${nulls}`, sql`${keyset.id} ${dir} ${nulls}`];
+    const orderBy = columns.map((column, i) => sql`${column} ${walksDesc[i] ? sql`desc` : sql`asc`} ${nulls}`);
 
     return {
       where,
       orderBy,
       limit: query.limit + 1,
-      limitParam: sql.placeholder('page_limit'),
       shape: position ? (backward ? 'before' : 'after') : 'first',
       params,
       finish: (rows) => {
@@ -127,7 +228,7 @@ export class Paginator {
         if (backward) items.reverse();
         const first = items[0];
         const last = items[items.length - 1];
-        const cursorOf = (row: Row | undefined) => (row ? this.encode(scope, keyset.valueOf(row)) : null);
+        const cursorOf = (row: Row | undefined) => (row ? this.encode(scope, keyset, row) : null);
         if (backward) {
           // We came from the page after this one, so it exists.
           return { items, next: cursorOf(last), previous: more ? cursorOf(first) : null };
@@ -141,13 +242,14 @@ export class Paginator {
     return createHmac('sha256', this.secret).update(scope).update('\0').update(payload).digest().subarray(0, 16);
   }
 
-  encode(scope: string, value: { sort: SortValue; id: string }): string {
-    const sort = value.sort instanceof Date ? value.sort.toISOString() : value.sort;
-    const payload = Buffer.from(JSON.stringify([sort, value.id])).toString('base64url');
+  /** The cursor that points at `row` in the listing `scope`. */
+  encode<Row>(scope: string, keyset: Keyset<Row>, row: Row): string {
+    const values = [...keyset.keys.map((k) => toCursorValue(k.of(row))), keyset.idOf(row)];
+    const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
     return `${payload}.${this.sign(scope, payload).toString('base64url')}`;
   }
 
-  private decode(scope: string, token: string, kind: SortKind): { sort: string | number; id: string } {
+  private decode<Row>(keyset: Keyset<Row>, scope: string, token: string): unknown[] {
     const [payload, mac, extra] = token.split('.');
     if (!payload || !mac || extra !== undefined) throw invalidCursor();
     const given = Buffer.from(mac, 'base64url');
@@ -160,25 +262,12 @@ export class Paginator {
       throw invalidCursor();
     }
     // The MAC makes these checks belt and braces: only we sign cursors.
-    if (!Array.isArray(parsed) || parsed.length !== 2) throw invalidCursor();
-    const [sort, id] = parsed as [unknown, unknown];
+    if (!Array.isArray(parsed) || parsed.length !== keyset.keys.length + 1) throw invalidCursor();
+    const id = parsed.at(-1);
     if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id)) throw invalidCursor();
-    if (kind === 'number' ? typeof sort !== 'number' : typeof sort !== 'string') throw invalidCursor();
-    if (kind === 'timestamp' && Number.isNaN(Date.parse(sort as string))) throw invalidCursor();
-    return { sort: sort as string | number, id };
+    keyset.keys.forEach((key, i) => {
+      if (!fits(key.type, parsed[i])) throw invalidCursor();
+    });
+    return parsed;
   }
-}
-
-/** The default order of every listing: newest first, by insertion time then id. */
-export function newestFirst<Row extends { insertedAt: Date; id: string }>(columns: {
-  insertedAt: PgColumn;
-  id: PgColumn;
-}): Keyset<Row> {
-  return {
-    sort: columns.insertedAt,
-    id: columns.id,
-    kind: 'timestamp',
-    direction: 'desc',
-    valueOf: (row) => ({ sort: row.insertedAt, id: row.id }),
-  };
 }

@@ -1,4 +1,12 @@
-/** ISO 8601 UTC with milliseconds, as on the wire. */
-export const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
+/**
+ * ISO 8601 UTC with milliseconds, as on the wire. Aggregate reads already get timestamps
+ * in that form from SQL (`isoText`), which pass through; Dates and other strings are
+ * converted.
+ */
+export const iso = (value: Date | string): string =>
+  typeof value === 'string' && value.length === 24 && value.charCodeAt(23) === 90 /* Z */
+    ? value
+    : (value instanceof Date ? value : new Date(value)).toISOString();
+
 export const isoOrNull = (value: Date | string | null | undefined): string | null =>
   value === null || value === undefined ? null : iso(value);

@@ -11,6 +11,7 @@ import { apiKeyAuth } from '../../plugins/api-key-auth.js';
 import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
+import { documentRoute } from '../../shared/http/route.js';
 
 export interface TreeOptions {
   config: Config;
@@ -27,6 +28,7 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
     if (!route.config?.permission) {
       throw new Error(`Backoffice route ${route.method} ${route.url} declares no permission`);
     }
+    documentRoute(app, route, [401, 403, 429]);
     route.schema = { ...route.schema, security: [{ apiKey: [] }] };
     recordRoutes(app, 'backoffice', route);
   });

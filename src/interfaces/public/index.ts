@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { corePublicRoutes } from '../../modules/core/index.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
+import { documentRoute } from '../../shared/http/route.js';
 import type { TreeOptions } from '../backoffice/index.js';
 
 declare module 'fastify' {
@@ -17,7 +18,8 @@ declare module 'fastify' {
  */
 export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis }) => {
   app.addHook('onRoute', (route) => {
-    route.schema = { ...route.schema, deprecated: true };
+    documentRoute(app, route, [429]);
+    route.schema = { ...route.schema, deprecated: true, security: [] };
     recordRoutes(app, 'public', route);
   });
   app.addHook('onSend', async (req, reply) => {

@@ -9,6 +9,7 @@ import { readerhubReaderRoutes } from '../../modules/readerhub/index.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { readerAuth } from '../../plugins/reader-auth.js';
 import { recordRoutes } from '../../plugins/route-table.js';
+import { type ErrorStatus, documentRoute } from '../../shared/http/route.js';
 import type { TreeOptions } from '../backoffice/index.js';
 
 const mediaId = uuid.describe('The media this request is about');
@@ -26,12 +27,17 @@ const optionalMediaHeader = z.object({
  */
 export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis, authFailures }) => {
   app.addHook('onRoute', (route) => {
-    const { anonymous, scope } = route.config ?? {};
+    const { anonymous, scope, mediaOptional } = route.config ?? {};
     // Fail at start-up rather than ship a Reader route nobody thought to protect.
     if (!anonymous && !scope) throw new Error(`Reader route ${route.method} ${route.url} declares no scope`);
+    const errors: ErrorStatus[] = [429];
+    if (!anonymous) errors.push(401, 403);
+    // The media header: 400 when missing or malformed, 404 when unknown.
+    if (!mediaOptional) errors.push(400, 404);
+    documentRoute(app, route, errors);
     const security = route.schema?.security ?? (anonymous ? [] : [{ bearer: [scope!] }]);
     // Documents the media header (readerAuth has already checked it by the time this validates).
-    const headers = route.schema?.headers ?? (route.config?.mediaOptional ? optionalMediaHeader : mediaHeader);
+    const headers = route.schema?.headers ?? (mediaOptional ? optionalMediaHeader : mediaHeader);
     route.schema = { ...route.schema, security, headers };
     // Routes open without a token count per IP at the anonymous rate, unless they set their own.
     if (anonymous && !route.config?.rateLimit) {
@@ -45,7 +51,7 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   app.addHook(
     'onRequest',
     readerAuth({
-      mediaExists: services.core.tenancy.mediaExists,
+      findMedia: services.core.tenancy.findCachedMedia,
       verify: services.oauth.verifier.verify,
       failures: authFailures,
       errors: bearerErrors,
@@ -65,8 +71,5 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   await app.register(coreReaderRoutes, { core: services.core });
   await app.register(publisherReaderRoutes, { publisher: services.publisher });
   await app.register(readerhubReaderRoutes, { readerhub: services.readerhub });
-  await app.register(communityReaderRoutes, {
-    community: services.community,
-    mediaLocales: (mediaId) => services.core.tenancy.cachedMedia(mediaId),
-  });
+  await app.register(communityReaderRoutes, { community: services.community });
 };

@@ -46,7 +46,7 @@ export const coreBackofficeRoutes: FastifyPluginAsyncZod<{ core: CoreServices }>
 /** Core's Reader routes under /api/media/v1. */
 export const coreReaderRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> = async (app, { core }) => {
   await app.register(tenancyReaderRoutes, { tenancy: core.tenancy });
-  await app.register(categoriesReaderRoutes, { categories: core.categories, tenancy: core.tenancy });
+  await app.register(categoriesReaderRoutes, { categories: core.categories });
   await app.register(referencesReaderRoutes, { references: core.references });
 };
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys } from '../../../src/db/schema.js';
+import { apiKeys } from '../../../src/modules/core/api-keys/api-keys.table.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 

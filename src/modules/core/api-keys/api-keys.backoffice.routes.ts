@@ -1,17 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { one } from '../../../shared/envelopes.js';
-import { backofficeResource } from '../../../shared/resource-routes.js';
-import { dataOf, errorResponses } from '../../../shared/schemas.js';
+import { backofficeResource } from '../../../shared/http/resource.js';
+import { route } from '../../../shared/http/route.js';
+import { dataOf } from '../../../shared/schemas.js';
+import { coreTags } from '../core.tags.js';
 import { toApiKey } from './api-keys.mappers.js';
 import { apiKeyCreateBody, apiKeySchema, createdApiKeySchema } from './api-keys.schemas.js';
 import type { ApiKeysService } from './api-keys.service.js';
 
-const tags = ['Core: API keys'];
-
 export const apiKeysBackofficeRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
   const keys = backofficeResource(app, {
     path: '/api-keys',
-    tags,
+    names: { one: 'ApiKey', many: 'ApiKeys' },
+    tag: coreTags.apiKeys,
     item: apiKeySchema,
     map: toApiKey,
     read: 'admin:read',
@@ -23,18 +24,19 @@ export const apiKeysBackofficeRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysSe
   );
 
   // Create answers the secret once, beside the record: not the standard create.
-  app.post('/api-keys', {
-    config: { permission: 'admin:write' },
-    schema: {
-      tags,
-      summary: 'Create an API key',
-      description: 'The answer carries the secret in data.key, once. Only its hash is stored.',
-      body: apiKeyCreateBody,
-      response: { 201: dataOf(createdApiKeySchema), ...errorResponses(400, 401, 403, 413, 415, 429) },
-    },
-    handler: async (req, reply) => {
-      const { row, secret } = await apiKeys.create(req.principal.mediaId, req.body);
-      return reply.status(201).send(one({ ...toApiKey(row), key: secret }));
+  route(app, {
+    method: 'POST',
+    url: '/api-keys',
+    operationId: 'createApiKey',
+    summary: 'Create an API key',
+    description: 'The answer carries the secret in data.key, once. Only its hash is stored.',
+    tag: coreTags.apiKeys,
+    access: { permission: 'admin:write' },
+    body: apiKeyCreateBody,
+    response: { 201: dataOf(createdApiKeySchema) },
+    handler: async (ctx, { body }) => {
+      const { row, secret } = await apiKeys.create(ctx.mediaId, body);
+      return one({ ...toApiKey(row), key: secret });
     },
   });
 

@@ -21,9 +21,8 @@ export function createApiKeysRepository(pager: Paginator) {
       return row;
     },
 
-    async list(db: Executor, mediaId: string, query: PagingQuery) {
-      return pager.page(db.select().from(apiKeys), order, `api_keys:${mediaId}`, query, eq(apiKeys.mediaId, mediaId));
-    },
+    list: (db: Executor, mediaId: string, query: PagingQuery) =>
+      pager.page({ select: db.select().from(apiKeys), keyset: order, scope: `api_keys:${mediaId}`, where: eq(apiKeys.mediaId, mediaId) }, query),
 
     async insert(db: Executor, values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
       const [row] = await db.insert(apiKeys).values(values).returning();

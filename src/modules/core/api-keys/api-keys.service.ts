@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Db } from '../../../db/client.js';
-import { PG_UNIQUE_VIOLATION, errors, pgErrorCode } from '../../../shared/errors.js';
+import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../../shared/errors.js';
+import type { RequestContext } from '../../../shared/http/route.js';
+import { coreErrors } from '../core.errors.js';
 import { sha256 } from '../../../shared/ids.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { ApiKeysRepository } from './api-keys.repository.js';
@@ -30,6 +32,18 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
     repo.touch(db, row.id, now).catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not record key use'));
   };
 
+  const create = async (mediaId: string, input: ApiKeyCreate, secret: string = generateKey()) => {
+    const row = await repo.insert(db, {
+      mediaId,
+      name: input.name,
+      role: input.role,
+      keyHash: sha256(secret),
+      keyPrefix: secret.slice(0, 8),
+      expiresAt: input.expires_at ?? null,
+    });
+    return { row, secret };
+  };
+
   return {
     /** The principal behind a secret, or null when it is unknown, revoked or expired. */
     async authenticate(secret: string): Promise<KeyPrincipal | null> {
@@ -47,24 +61,15 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
       return { keyId: row.id, mediaId: row.mediaId, role: row.role };
     },
 
-    async create(mediaId: string, input: ApiKeyCreate, secret: string = generateKey()) {
-      const row = await repo.insert(db, {
-        mediaId,
-        name: input.name,
-        role: input.role,
-        keyHash: sha256(secret),
-        keyPrefix: secret.slice(0, 8),
-        expiresAt: input.expires_at ?? null,
-      });
-      return { row, secret };
-    },
+    /** A new key of the media; `secret` is made here unless bootstrap names it. */
+    create,
 
     /** Makes sure a key with exactly this secret exists as an admin of the media. */
     async ensure(mediaId: string, secret: string, name: string): Promise<ApiKeyRow> {
       const existing = await repo.findByHash(db, sha256(secret));
       if (existing) return existing;
       try {
-        return (await this.create(mediaId, { name, role: 'admin' }, secret)).row;
+        return (await create(mediaId, { name, role: 'admin' }, secret)).row;
       } catch (err) {
         // Another instance starting at the same moment inserted it first.
         if (pgErrorCode(err) !== PG_UNIQUE_VIOLATION) throw err;
@@ -72,17 +77,17 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
       }
     },
 
-    list: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
 
-    async get(mediaId: string, id: string) {
-      const row = await repo.find(db, mediaId, id);
-      if (!row) throw errors.notFound('api_key');
+    async get(ctx: RequestContext, id: string) {
+      const row = await repo.find(db, ctx.mediaId, id);
+      if (!row) throw coreErrors.apiKeyNotFound();
       return row;
     },
 
-    async revoke(mediaId: string, id: string): Promise<void> {
-      const row = await repo.revoke(db, mediaId, id);
-      if (!row) throw errors.notFound('api_key');
+    async revoke(ctx: RequestContext, id: string): Promise<void> {
+      const row = await repo.revoke(db, ctx.mediaId, id);
+      if (!row) throw coreErrors.apiKeyNotFound();
       cache.delete(row.keyHash);
     },
   };

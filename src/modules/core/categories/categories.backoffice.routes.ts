@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { backofficeResource } from '../../../shared/resource-routes.js';
+import { backofficeResource } from '../../../shared/http/resource.js';
+import { coreTags } from '../core.tags.js';
 import { toBackofficeCategory } from './categories.mappers.js';
 import { categoryCreateBody, categorySchema, categoryUpdateBody } from './categories.schemas.js';
 import type { CategoriesService } from './categories.service.js';
@@ -7,7 +8,8 @@ import type { CategoriesService } from './categories.service.js';
 export const categoriesBackofficeRoutes: FastifyPluginAsyncZod<{ categories: CategoriesService }> = async (app, { categories }) => {
   const resource = backofficeResource(app, {
     path: '/categories',
-    tags: ['Core: Categories'],
+    names: { one: 'Category', many: 'Categories' },
+    tag: coreTags.categories,
     item: categorySchema,
     map: toBackofficeCategory,
     read: 'core:read',

@@ -1,4 +1,4 @@
-import { pickLocale } from '../../../shared/locales.js';
+import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
 import { iso, isoOrNull } from '../../../shared/time.js';
 import type { CategoryWithLocales } from './categories.repository.js';
 
@@ -9,7 +9,7 @@ export const toBackofficeCategory = (row: CategoryWithLocales) => ({
     locale: l.locale,
     name: l.name,
     description: l.description,
-    deleted_at: isoOrNull(l.deleted_at),
+    deleted_at: isoOrNull(l.deletedAt),
   })),
   svg_icon: row.svgIcon,
   is_archived: row.isArchived,
@@ -18,9 +18,9 @@ export const toBackofficeCategory = (row: CategoryWithLocales) => ({
   deleted_at: isoOrNull(row.deletedAt),
 });
 
-/** Reader view (spec 2.4): one language, chosen by the request. */
-export const toReaderCategory = (row: CategoryWithLocales, requested: string | undefined, fallback: string) => {
-  const { entry, meta } = pickLocale(row.locales, requested, fallback);
+/** Reader view (spec 2.4): one language, chosen by the locale rule. */
+export const toReaderCategory = (row: CategoryWithLocales, view: Pick<ReaderView, 'locale' | 'fallback'>) => {
+  const { entry, meta } = pickLocale(row.locales, view.locale, view.fallback);
   return {
     id: row.id,
     name: entry?.name ?? null,

@@ -1,64 +1,41 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pagingMeta } from '../../../shared/envelopes.js';
-import { localeQuery, localesMeta } from '../../../shared/locales.js';
-import { dataOf, errorResponses, idParams, pagingMeta as pagingMetaSchema, pagingQuery } from '../../../shared/schemas.js';
-import type { TenancyService } from '../tenancy/tenancy.service.js';
+import { one } from '../../../shared/envelopes.js';
+import { localeQuery, readerList, readerListOf, readerListQuery, readerView } from '../../../shared/http/reader.js';
+import { route } from '../../../shared/http/route.js';
+import { dataOf, idParams } from '../../../shared/schemas.js';
+import { coreTags } from '../core.tags.js';
 import { toReaderCategory } from './categories.mappers.js';
 import { readerCategorySchema } from './categories.schemas.js';
 import type { CategoriesService } from './categories.service.js';
 
-const tags = ['Reader: Categories'];
+const tag = coreTags.readerCategories;
 
 /** /api/media/v1/categories: live, not archived categories in the asked language. */
-export const categoriesReaderRoutes: FastifyPluginAsyncZod<{ categories: CategoriesService; tenancy: TenancyService }> = async (
-  app,
-  { categories, tenancy },
-) => {
-  app.get('/categories', {
-    config: { scope: 'media:read' },
-    schema: {
-      tags,
-      summary: 'List categories',
-      querystring: pagingQuery.extend(localeQuery.shape),
-      response: {
-        200: z.object({
-          data: z.array(readerCategorySchema),
-          meta: pagingMetaSchema.extend({ locales: localesMeta }),
-        }),
-        ...errorResponses(400, 401, 403, 404, 429),
-      },
-    },
-    handler: async (req) => {
-      const media = await tenancy.cachedMedia(req.mediaId);
-      const page = await categories.listPublished(req.mediaId, req.query);
-      return {
-        data: page.items.map((row) => toReaderCategory(row, req.query.locale, media.defaultLocale)),
-        meta: {
-          ...pagingMeta(req, page),
-          locales: {
-            // A language the media does not publish in falls back to its default, as the items do.
-            current: req.query.locale && media.locales.includes(req.query.locale) ? req.query.locale : media.defaultLocale,
-            available: media.locales,
-          },
-        },
-      };
-    },
+export const categoriesReaderRoutes: FastifyPluginAsyncZod<{ categories: CategoriesService }> = async (app, { categories }) => {
+  route(app, {
+    method: 'GET',
+    url: '/categories',
+    operationId: 'readerListCategories',
+    summary: 'List categories',
+    tag,
+    access: { scope: 'media:read' },
+    querystring: readerListQuery,
+    response: { 200: readerListOf(readerCategorySchema) },
+    handler: async (ctx, { query }, reply) =>
+      readerList(reply.request, await categories.listPublished(ctx, query), query.locale, toReaderCategory),
   });
 
-  app.get('/categories/:id', {
-    config: { scope: 'media:read' },
-    schema: {
-      tags,
-      summary: 'Category by id',
-      params: idParams,
-      querystring: localeQuery,
-      response: { 200: dataOf(readerCategorySchema), ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (req) => {
-      const media = await tenancy.cachedMedia(req.mediaId);
-      const row = await categories.getPublished(req.mediaId, req.params.id);
-      return { data: toReaderCategory(row, req.query.locale, media.defaultLocale) };
-    },
+  route(app, {
+    method: 'GET',
+    url: '/categories/:id',
+    operationId: 'readerGetCategory',
+    summary: 'Category by id',
+    tag,
+    access: { scope: 'media:read' },
+    params: idParams,
+    querystring: localeQuery,
+    response: { 200: dataOf(readerCategorySchema) },
+    handler: async (ctx, { params, query }, reply) =>
+      one(toReaderCategory(await categories.getPublished(ctx, params.id), readerView(reply.request, query.locale))),
   });
 };

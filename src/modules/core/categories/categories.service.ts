@@ -1,13 +1,11 @@
-import type { Db, Executor } from '../../../db/client.js';
-import { errors } from '../../../shared/errors.js';
+import type { Db } from '../../../db/client.js';
 import { sanitizeSvg } from '../../../shared/html.js';
+import type { RequestContext } from '../../../shared/http/route.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
-import { restore, softDelete } from '../../../shared/soft-delete.js';
+import { coreErrors } from '../core.errors.js';
 import type { TenancyService } from '../tenancy/tenancy.service.js';
-import { type CategoriesRepository, categoryAggregate } from './categories.repository.js';
+import { type CategoriesRepository, type CategoryView, categoryAggregate } from './categories.repository.js';
 import type { CategoryCreate, CategoryLocaleInput, CategoryUpdate } from './categories.schemas.js';
-
-const notFound = () => errors.notFound('category');
 
 const cleanIcon = (icon: string | null | undefined) => {
   if (icon === undefined || icon === null) return icon;
@@ -15,95 +13,64 @@ const cleanIcon = (icon: string | null | undefined) => {
   return clean === '' ? null : clean;
 };
 
+const localeEntries = (entries: CategoryLocaleInput[]) =>
+  entries.map((l) => ({ locale: l.locale, name: l.name, description: l.description }));
+
 export function createCategoriesService(deps: { db: Db; repo: CategoriesRepository; tenancy: TenancyService }) {
   const { db, repo, tenancy } = deps;
 
-  /** Locale entries must be in one of the media's languages. */
-  const checkLocales = async (mediaId: string, entries: CategoryLocaleInput[]) => {
-    const media = await tenancy.getMedia(mediaId);
-    const details = entries
-      .map((e, i) => ({ e, i }))
-      .filter(({ e }) => !media.locales.includes(e.locale))
-      .map(({ i }) => ({ path: `locales.${i}.locale`, message: `must be one of ${media.locales.join(', ')}` }));
-    if (details.length > 0) throw errors.badRequest('unsupported_locale', 'a locale is not one of the media\'s languages', details);
-  };
-
-  const load = async (tx: Executor, mediaId: string, id: string) => {
-    const row = await repo.find(tx, mediaId, id);
-    if (!row) throw notFound();
+  const load = async (executor: Db | Parameters<Parameters<Db['transaction']>[0]>[0], mediaId: string, id: string, view?: CategoryView) => {
+    const row = await repo.find(executor, mediaId, id, view);
+    if (!row) throw coreErrors.categoryNotFound();
     return row;
   };
 
   return {
-    list: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
 
-    get: (mediaId: string, id: string) => load(db, mediaId, id),
+    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
 
     /** What readers see: live, not archived. */
-    listPublished: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query, 'published'),
+    listPublished: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query, 'published'),
 
-    async getPublished(mediaId: string, id: string) {
-      const row = await repo.find(db, mediaId, id, 'published');
-      if (!row) throw notFound();
-      return row;
-    },
+    getPublished: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id, 'published'),
 
-    async create(mediaId: string, input: CategoryCreate) {
-      await checkLocales(mediaId, input.locales);
+    async create(ctx: RequestContext, input: CategoryCreate) {
+      await tenancy.assertLocales(ctx.mediaId, input.locales);
       return db.transaction(async (tx) => {
-        const row = await repo.insert(tx, {
-          mediaId,
+        const id = await repo.insert(tx, {
+          mediaId: ctx.mediaId,
           svgIcon: cleanIcon(input.svg_icon) ?? null,
           isArchived: input.is_archived ?? false,
         });
-        await repo.insertLocales(
-          tx,
-          input.locales.map((l) => ({ categoryId: row.id, locale: l.locale, name: l.name, description: l.description ?? null })),
-        );
-        return load(tx, mediaId, row.id);
+        await categoryAggregate.replace(tx, 'locales', id, localeEntries(input.locales));
+        return load(tx, ctx.mediaId, id);
       });
     },
 
     /** Updates fields; `locales`, when given, is the complete set of live entries. */
-    async update(mediaId: string, id: string, patch: CategoryUpdate) {
-      if (patch.locales) await checkLocales(mediaId, patch.locales);
+    async update(ctx: RequestContext, id: string, patch: CategoryUpdate) {
+      if (patch.locales) await tenancy.assertLocales(ctx.mediaId, patch.locales);
       return db.transaction(async (tx) => {
-        if (!(await repo.lock(tx, mediaId, id))) throw notFound();
+        if (!(await categoryAggregate.lock(tx, id, ctx.mediaId))) throw coreErrors.categoryNotFound();
         await repo.update(tx, id, {
           ...(patch.svg_icon !== undefined && { svgIcon: cleanIcon(patch.svg_icon) }),
           ...(patch.is_archived !== undefined && { isArchived: patch.is_archived }),
         });
-        if (patch.locales) {
-          const current = new Map((await repo.liveLocales(tx, id)).map((l) => [l.locale, l.id]));
-          await repo.deleteLocalesExcept(tx, id, patch.locales.map((l) => l.locale));
-          const fresh = [];
-          for (const entry of patch.locales) {
-            const existingId = current.get(entry.locale);
-            if (existingId) {
-              await repo.updateLocale(tx, existingId, {
-                name: entry.name,
-                ...(entry.description !== undefined && { description: entry.description }),
-              });
-            } else {
-              fresh.push({ categoryId: id, locale: entry.locale, name: entry.name, description: entry.description ?? null });
-            }
-          }
-          await repo.insertLocales(tx, fresh);
-        }
-        return load(tx, mediaId, id);
+        if (patch.locales) await categoryAggregate.replace(tx, 'locales', id, localeEntries(patch.locales));
+        return load(tx, ctx.mediaId, id);
       });
     },
 
-    async remove(mediaId: string, id: string): Promise<void> {
-      const deleted = await db.transaction((tx) => softDelete(tx, categoryAggregate, id, mediaId));
-      if (!deleted) throw notFound();
+    async remove(ctx: RequestContext, id: string): Promise<void> {
+      const deleted = await db.transaction((tx) => categoryAggregate.softDelete(tx, id, ctx.mediaId));
+      if (!deleted) throw coreErrors.categoryNotFound();
     },
 
-    async restore(mediaId: string, id: string) {
+    async restore(ctx: RequestContext, id: string) {
       return db.transaction(async (tx) => {
-        const outcome = await restore(tx, categoryAggregate, id, mediaId);
-        if (outcome === 'not_found') throw notFound();
-        return load(tx, mediaId, id);
+        if ((await categoryAggregate.restore(tx, id, ctx.mediaId)) === 'not_found') throw coreErrors.categoryNotFound();
+        return load(tx, ctx.mediaId, id);
       });
     },
   };

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { one } from '../../../shared/envelopes.js';
-import { dataOf, errorResponses, uuid } from '../../../shared/schemas.js';
+import { route } from '../../../shared/http/route.js';
+import { dataOf, uuid } from '../../../shared/schemas.js';
+import { coreTags } from '../core.tags.js';
 import type { TenancyService } from '../tenancy/tenancy.service.js';
 import { toReference } from './references.mappers.js';
 import { referenceSchema } from './references.schemas.js';
@@ -14,18 +16,20 @@ export const referencesPublicRoutes: FastifyPluginAsyncZod<{ references: Referen
   app,
   { references, tenancy },
 ) => {
-  app.get('/core/v2/medias/:media_id/references/:ref', {
+  route(app, {
+    method: 'GET',
+    url: '/core/v2/medias/:media_id/references/:ref',
+    operationId: 'publicGetReference',
+    summary: 'Reference by ref',
+    description: 'Deprecated: use the Reader operation GET /api/media/v1/references/{ref}.',
+    tag: coreTags.public,
+    access: { anonymous: true },
     config: { successor: '/api/media/v1/references/{ref}' },
-    schema: {
-      tags: ['Public (deprecated)'],
-      summary: 'Reference by ref',
-      description: 'Deprecated: use the Reader operation GET /api/media/v1/references/{ref}.',
-      params,
-      response: { 200: dataOf(referenceSchema), ...errorResponses(400, 404, 429) },
-    },
-    handler: async (req) => {
-      await tenancy.cachedMedia(req.params.media_id);
-      return one(toReference(await references.get(req.params.media_id, req.params.ref)));
+    params,
+    response: { 200: dataOf(referenceSchema) },
+    handler: async (ctx, { params }) => {
+      const media = await tenancy.cachedMedia(params.media_id);
+      return one(toReference(await references.get({ ...ctx, mediaId: media.id }, params.ref)));
     },
   });
 };

@@ -1,47 +1,46 @@
 import type { Db } from '../../../db/client.js';
 import { newId } from '../../../db/columns.js';
-import { errors } from '../../../shared/errors.js';
+import type { RequestContext } from '../../../shared/http/route.js';
+import { coreErrors } from '../core.errors.js';
 import type { ReferencesRepository } from './references.repository.js';
 import { type ReferenceCreate, parseRef } from './references.schemas.js';
-
-const notFound = () => errors.notFound('reference');
 
 // A string that is not `<provider>:<uuid>` cannot name a reference: it is simply not found.
 const keyOf = (ref: string) => {
   const key = parseRef(ref);
-  if (!key) throw notFound();
+  if (!key) throw coreErrors.referenceNotFound();
   return key;
 };
 
 export function createReferencesService(deps: { db: Db; repo: ReferencesRepository }) {
   const { db, repo } = deps;
   return {
-    async create(mediaId: string, input: ReferenceCreate) {
+    async create(ctx: RequestContext, input: ReferenceCreate) {
       const row = await repo.insert(db, {
-        mediaId,
+        mediaId: ctx.mediaId,
         provider: input.provider,
         id: input.id?.toLowerCase() ?? newId(),
         urn: input.urn,
         expiresAt: input.expires_at ?? null,
       });
-      if (!row) throw errors.conflict('reference_exists', 'a reference with this provider and id already exists');
+      if (!row) throw coreErrors.referenceExists();
       return row;
     },
 
-    async get(mediaId: string, ref: string) {
-      const row = await repo.find(db, mediaId, keyOf(ref));
-      if (!row) throw notFound();
+    async get(ctx: RequestContext, ref: string) {
+      const row = await repo.find(db, ctx.mediaId, keyOf(ref));
+      if (!row) throw coreErrors.referenceNotFound();
       return row;
     },
 
-    async remove(mediaId: string, ref: string): Promise<void> {
-      if (!(await repo.remove(db, mediaId, keyOf(ref)))) throw notFound();
+    async remove(ctx: RequestContext, ref: string): Promise<void> {
+      if (!(await repo.remove(db, ctx.mediaId, keyOf(ref)))) throw coreErrors.referenceNotFound();
     },
 
     /** The references among `refs` that exist, in the order asked, each once. */
-    async lookup(mediaId: string, refs: string[]) {
+    async lookup(ctx: RequestContext, refs: string[]) {
       const wanted = [...new Set(refs.map((r) => `${parseRef(r)!.provider}:${parseRef(r)!.id}`))];
-      const rows = await repo.findMany(db, mediaId, wanted.map((r) => parseRef(r)!));
+      const rows = await repo.findMany(db, ctx.mediaId, wanted.map((r) => parseRef(r)!));
       const byRef = new Map(rows.map((row) => [`${row.provider}:${row.id}`, row]));
       return wanted.flatMap((r) => byRef.get(r) ?? []);
     },

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { one } from '../../../shared/envelopes.js';
-import { backofficeResource } from '../../../shared/resource-routes.js';
-import { dataOf, errorResponses } from '../../../shared/schemas.js';
+import { backofficeResource } from '../../../shared/http/resource.js';
+import { route } from '../../../shared/http/route.js';
+import { dataOf } from '../../../shared/schemas.js';
+import { coreTags } from '../core.tags.js';
 import { toMedia, toStatus, toWorkspace } from './tenancy.mappers.js';
 import {
   mediaSchema,
@@ -15,43 +17,47 @@ import {
 import type { TenancyService } from './tenancy.service.js';
 
 export const tenancyBackofficeRoutes: FastifyPluginAsyncZod<{ tenancy: TenancyService }> = async (app, { tenancy }) => {
-  app.get('/media', {
-    config: { permission: 'core:read' },
-    schema: {
-      tags: ['Core: Media'],
-      summary: "The key's own media",
-      response: { 200: dataOf(mediaSchema), ...errorResponses(401, 403, 429) },
-    },
-    handler: async (req) => one(toMedia(await tenancy.getMedia(req.principal.mediaId))),
+  route(app, {
+    method: 'GET',
+    url: '/media',
+    operationId: 'getMedia',
+    summary: "The key's own media",
+    tag: coreTags.media,
+    access: { permission: 'core:read' },
+    response: { 200: dataOf(mediaSchema) },
+    handler: async (ctx) => one(toMedia(await tenancy.getMedia(ctx.mediaId))),
   });
 
-  app.patch('/media', {
-    config: { permission: 'admin:write' },
-    schema: {
-      tags: ['Core: Media'],
-      summary: "Update the key's own media",
-      body: mediaUpdateBody,
-      response: { 200: dataOf(mediaSchema), ...errorResponses(400, 401, 403, 413, 415, 429) },
-    },
-    handler: async (req) => one(toMedia(await tenancy.updateMedia(req.principal.mediaId, req.body))),
+  route(app, {
+    method: 'PATCH',
+    url: '/media',
+    operationId: 'updateMedia',
+    summary: "Update the key's own media",
+    tag: coreTags.media,
+    access: { permission: 'admin:write' },
+    body: mediaUpdateBody,
+    response: { 200: dataOf(mediaSchema) },
+    handler: async (ctx, { body }) => one(toMedia(await tenancy.updateMedia(ctx, body))),
   });
 
   const workspaces = backofficeResource(app, {
     path: '/workspaces',
-    tags: ['Core: Workspaces'],
+    names: { one: 'Workspace', many: 'Workspaces' },
+    tag: coreTags.workspaces,
     item: workspaceSchema,
     map: toWorkspace,
     read: 'core:read',
     write: 'core:write',
   });
   workspaces.list({ summary: 'List workspaces' }, tenancy.listWorkspaces);
-  workspaces.create({ summary: 'Create a workspace', body: workspaceCreateBody, also: [409] }, tenancy.createWorkspace);
+  workspaces.create({ summary: 'Create a workspace', body: workspaceCreateBody, errors: [409] }, tenancy.createWorkspace);
   workspaces.get({ summary: 'Workspace by id' }, tenancy.getWorkspace);
-  workspaces.update({ summary: 'Update a workspace', body: workspaceUpdateBody, also: [409] }, tenancy.updateWorkspace);
+  workspaces.update({ summary: 'Update a workspace', body: workspaceUpdateBody, errors: [409] }, tenancy.updateWorkspace);
 
   const statuses = backofficeResource(app, {
     path: '/statuses',
-    tags: ['Core: Statuses'],
+    names: { one: 'Status', many: 'Statuses' },
+    tag: coreTags.statuses,
     item: statusSchema,
     map: toStatus,
     read: 'core:read',
@@ -61,5 +67,5 @@ export const tenancyBackofficeRoutes: FastifyPluginAsyncZod<{ tenancy: TenancySe
     { summary: 'List statuses', description: 'Every media starts with draft, published and unpublished.' },
     tenancy.listStatuses,
   );
-  statuses.create({ summary: 'Create a status', body: statusCreateBody, also: [409] }, tenancy.createStatus);
+  statuses.create({ summary: 'Create a status', body: statusCreateBody, errors: [409] }, tenancy.createStatus);
 };

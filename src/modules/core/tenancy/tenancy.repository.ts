@@ -1,11 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
-import { errors, uniqueOr } from '../../../shared/errors.js';
+import { uniqueOr } from '../../../shared/errors.js';
 import { type Paginator, newestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
+import { coreErrors } from '../core.errors.js';
 import { type MediaRow, type StatusRow, type WorkspaceRow, media, statuses, workspaces } from './tenancy.table.js';
-
-const workspaceKeyTaken = () => errors.conflict('workspace_key_taken', 'a workspace with this key already exists');
 
 const workspaceOrder = newestFirst<WorkspaceRow>(workspaces);
 const statusOrder = newestFirst<StatusRow>(statuses);
@@ -37,7 +36,10 @@ export function createTenancyRepository(pager: Paginator) {
     },
 
     listWorkspaces: (db: Executor, mediaId: string, query: PagingQuery) =>
-      pager.page(db.select().from(workspaces), workspaceOrder, `workspaces:${mediaId}`, query, eq(workspaces.mediaId, mediaId)),
+      pager.page(
+        { select: db.select().from(workspaces), keyset: workspaceOrder, scope: `workspaces:${mediaId}`, where: eq(workspaces.mediaId, mediaId) },
+        query,
+      ),
 
     async findWorkspace(db: Executor, mediaId: string, id: string): Promise<WorkspaceRow | undefined> {
       const [row] = await db
@@ -48,7 +50,7 @@ export function createTenancyRepository(pager: Paginator) {
     },
 
     async insertWorkspace(db: Executor, values: typeof workspaces.$inferInsert): Promise<WorkspaceRow> {
-      const [row] = await uniqueOr(db.insert(workspaces).values(values).returning(), workspaceKeyTaken);
+      const [row] = await uniqueOr(db.insert(workspaces).values(values).returning(), coreErrors.workspaceKeyTaken);
       return row!;
     },
 
@@ -64,25 +66,19 @@ export function createTenancyRepository(pager: Paginator) {
           .set({ ...values, updatedAt: new Date() })
           .where(and(eq(workspaces.id, id), eq(workspaces.mediaId, mediaId)))
           .returning(),
-        workspaceKeyTaken,
+        coreErrors.workspaceKeyTaken,
       );
       return row;
     },
 
-    async listStatuses(db: Executor, mediaId: string, query: PagingQuery) {
-      return pager.page(
-        db.select().from(statuses),
-        statusOrder,
-        `statuses:${mediaId}`,
+    listStatuses: (db: Executor, mediaId: string, query: PagingQuery) =>
+      pager.page(
+        { select: db.select().from(statuses), keyset: statusOrder, scope: `statuses:${mediaId}`, where: eq(statuses.mediaId, mediaId) },
         query,
-        eq(statuses.mediaId, mediaId),
-      );
-    },
+      ),
 
     async insertStatuses(db: Executor, values: Array<typeof statuses.$inferInsert>): Promise<StatusRow[]> {
-      return uniqueOr(db.insert(statuses).values(values).returning(), () =>
-        errors.conflict('status_key_taken', 'a status with this key already exists'),
-      );
+      return uniqueOr(db.insert(statuses).values(values).returning(), coreErrors.statusKeyTaken);
     },
   };
 }

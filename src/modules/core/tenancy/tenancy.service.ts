@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../../db/client.js';
-import { errors } from '../../../shared/errors.js';
+import type { RequestContext } from '../../../shared/http/route.js';
+import { coreErrors } from '../core.errors.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { MediaUpdate, StatusCreate, WorkspaceCreate, WorkspaceUpdate } from './tenancy.schemas.js';
 import type { MediaRow } from './tenancy.table.js';
@@ -27,7 +28,22 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) 
 
   const loadMedia = async (mediaId: string): Promise<MediaRow> => {
     const row = await repo.findMedia(db, mediaId);
-    if (!row) throw errors.notFound('media');
+    if (!row) throw coreErrors.mediaNotFound();
+    return row;
+  };
+
+  /** The media, cached for a few seconds; undefined when there is none. */
+  const findCachedMedia = async (mediaId: string): Promise<MediaRow | undefined> => {
+    const hit = cache.get(mediaId);
+    if (hit) return hit;
+    const row = await repo.findMedia(db, mediaId);
+    if (row) cache.set(mediaId, row);
+    return row;
+  };
+
+  const cachedMedia = async (mediaId: string): Promise<MediaRow> => {
+    const row = await findCachedMedia(mediaId);
+    if (!row) throw coreErrors.mediaNotFound();
     return row;
   };
 
@@ -35,22 +51,19 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) 
     getMedia: loadMedia,
 
     /** The media, cached for a few seconds: for defaults such as the fallback locale. */
-    async cachedMedia(mediaId: string): Promise<MediaRow> {
-      const hit = cache.get(mediaId);
-      if (hit) return hit;
-      const row = await loadMedia(mediaId);
-      cache.set(mediaId, row);
-      return row;
-    },
+    cachedMedia,
+
+    findCachedMedia,
 
     firstMedia: () => repo.firstMedia(db),
 
-    /** Whether the media exists, answered from the same cache as cachedMedia. */
-    async mediaExists(mediaId: string): Promise<boolean> {
-      if (cache.has(mediaId)) return true;
-      const row = await repo.findMedia(db, mediaId);
-      if (row) cache.set(mediaId, row);
-      return Boolean(row);
+    /** Locale entries must be in one of the media's languages (400 naming each other one). */
+    async assertLocales(mediaId: string, entries: Array<{ locale: string }>, path = 'locales'): Promise<void> {
+      const media = await cachedMedia(mediaId);
+      const details = entries.flatMap((e, i) =>
+        media.locales.includes(e.locale) ? [] : [{ path: `${path}.${i}.locale`, message: `must be one of ${media.locales.join(', ')}` }],
+      );
+      if (details.length > 0) throw coreErrors.unsupportedLocale(details);
     },
 
     /** A media with its first workspace and the default statuses, in one transaction. */
@@ -66,42 +79,41 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) 
       });
     },
 
-    async updateMedia(mediaId: string, patch: MediaUpdate) {
+    async updateMedia(ctx: RequestContext, patch: MediaUpdate) {
+      const mediaId = ctx.mediaId;
       const current = await loadMedia(mediaId);
       const locales = patch.locales ? [...new Set(patch.locales)] : current.locales;
       const defaultLocale = patch.default_locale ?? current.defaultLocale;
       if (!locales.includes(defaultLocale)) {
-        throw errors.badRequest('invalid_default_locale', 'default_locale must be one of locales', [
-          { path: 'default_locale', message: `must be one of ${locales.join(', ')}` },
-        ]);
+        throw coreErrors.invalidDefaultLocale([{ path: 'default_locale', message: `must be one of ${locales.join(', ')}` }]);
       }
       const row = await repo.updateMedia(db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales });
-      if (!row) throw errors.notFound('media');
+      if (!row) throw coreErrors.mediaNotFound();
       cache.delete(mediaId);
       return row;
     },
 
-    listWorkspaces: (mediaId: string, query: PagingQuery) => repo.listWorkspaces(db, mediaId, query),
+    listWorkspaces: (ctx: RequestContext, query: PagingQuery) => repo.listWorkspaces(db, ctx.mediaId, query),
 
-    async getWorkspace(mediaId: string, id: string) {
-      const row = await repo.findWorkspace(db, mediaId, id);
-      if (!row) throw errors.notFound('workspace');
+    async getWorkspace(ctx: RequestContext, id: string) {
+      const row = await repo.findWorkspace(db, ctx.mediaId, id);
+      if (!row) throw coreErrors.workspaceNotFound();
       return row;
     },
 
-    createWorkspace: (mediaId: string, input: WorkspaceCreate) => repo.insertWorkspace(db, { mediaId, ...input }),
+    createWorkspace: (ctx: RequestContext, input: WorkspaceCreate) => repo.insertWorkspace(db, { mediaId: ctx.mediaId, ...input }),
 
-    async updateWorkspace(mediaId: string, id: string, patch: WorkspaceUpdate) {
-      const row = await repo.updateWorkspace(db, mediaId, id, patch);
-      if (!row) throw errors.notFound('workspace');
+    async updateWorkspace(ctx: RequestContext, id: string, patch: WorkspaceUpdate) {
+      const row = await repo.updateWorkspace(db, ctx.mediaId, id, patch);
+      if (!row) throw coreErrors.workspaceNotFound();
       return row;
     },
 
-    listStatuses: (mediaId: string, query: PagingQuery) => repo.listStatuses(db, mediaId, query),
+    listStatuses: (ctx: RequestContext, query: PagingQuery) => repo.listStatuses(db, ctx.mediaId, query),
 
-    async createStatus(mediaId: string, input: StatusCreate) {
+    async createStatus(ctx: RequestContext, input: StatusCreate) {
       const [row] = await repo.insertStatuses(db, [
-        { mediaId, key: input.key, name: input.name, isPublished: input.is_published },
+        { mediaId: ctx.mediaId, key: input.key, name: input.name, isPublished: input.is_published },
       ]);
       return row!;
     },

@@ -1,0 +1,18 @@
+import { type ErrorDetail, errors } from '../../shared/errors.js';
+
+/** Every error the core module answers, with its code written out. */
+export const coreErrors = {
+  mediaNotFound: () => errors.notFound('media_not_found', 'media not found'),
+  invalidDefaultLocale: (details: ErrorDetail[]) =>
+    errors.badRequest('invalid_default_locale', 'default_locale must be one of locales', details),
+  unsupportedLocale: (details: ErrorDetail[]) =>
+    errors.badRequest('unsupported_locale', "a locale is not one of the media's languages", details),
+  workspaceNotFound: () => errors.notFound('workspace_not_found', 'workspace not found'),
+  workspaceKeyTaken: () => errors.conflict('workspace_key_taken', 'a workspace with this key already exists'),
+  statusKeyTaken: () => errors.conflict('status_key_taken', 'a status with this key already exists'),
+  apiKeyNotFound: () => errors.notFound('api_key_not_found', 'api key not found'),
+  categoryNotFound: () => errors.notFound('category_not_found', 'category not found'),
+  categoryConflict: () => errors.conflict('category_conflict', 'a live locale entry of this category already exists'),
+  referenceNotFound: () => errors.notFound('reference_not_found', 'reference not found'),
+  referenceExists: () => errors.conflict('reference_exists', 'a reference with this provider and id already exists'),
+};

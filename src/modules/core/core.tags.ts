@@ -1,0 +1,15 @@
+import type { Tag } from '../../shared/http/route.js';
+
+/** The OpenAPI tags of the core module's routes, each described once. */
+export const coreTags = {
+  media: { name: 'Core: Media', description: "The key's own media: its name and the languages it publishes in." },
+  workspaces: { name: 'Core: Workspaces', description: 'Workspaces of the media: most records belong to one.' },
+  statuses: { name: 'Core: Statuses', description: 'Statuses of the media; records in a published one reach the Reader.' },
+  apiKeys: { name: 'Core: API keys', description: 'Backoffice keys of the media, each with one role; secrets are shown once.' },
+  categories: { name: 'Core: Categories', description: 'Categories with one locale entry per language, soft delete and restore.' },
+  references: { name: 'Core: References', description: "Mappings from an external system's id to one of our records." },
+  readerMedia: { name: 'Reader: Media', description: 'The media named by x-service-media-id.' },
+  readerCategories: { name: 'Reader: Categories', description: 'Live, not archived categories, in the asked language.' },
+  readerReferences: { name: 'Reader: References', description: "Resolve an external system's id to one of our records." },
+  public: { name: 'Public (deprecated)', description: 'Legacy read-only operations; each names its Reader successor.' },
+} satisfies Record<string, Tag>;

@@ -1,0 +1,378 @@
+import { type Column, type InferSelectModel, type SQL, getTableColumns, getTableName, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Executor } from '../db/client.js';
+import { AppError, uniqueOr } from './errors.js';
+import { statementCache } from './prepared.js';
+
+/**
+ * Records with nested parts (category → locales; content → locales → blocks; issue →
+ * sections → blocks → slots), declared once per aggregate. From the declaration come:
+ * - the read: the record with its live parts nested as JSON, in the record's own statement
+ *   (one per record or per page, never one per part);
+ * - `replace`: a part set written from a wire array, matched by natural key or id;
+ * - `softDelete` / `restore`: the whole tree stamped with one `deleted_at`, and exactly
+ *   that stamp cleared again, at any depth; a part deleted on its own keeps its own stamp.
+ * Timestamps are read as ISO-8601 UTC text with milliseconds, the wire format, by SQL.
+ */
+
+type Columns<T extends PgTable> = T['_']['columns'];
+type Props<T extends PgTable> = keyof Columns<T> & string;
+
+/** A row as the aggregate reads it: timestamps are already wire text. */
+export type Wire<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
+
+export interface PartDef<T extends PgTable = PgTable, P extends PartDefs = PartDefs, C extends Props<T> = Props<T>> {
+  table: T;
+  /** The column pointing at the parent row (the record, or the part above). */
+  parent: PgColumn;
+  /**
+   * How `replace` recognises an entry as an existing part: its natural key columns (a
+   * `locale`, a metadata `key`), or `'id'` (ordered children sent back with their ids).
+   */
+  match: 'id' | readonly Props<T>[];
+  /** Ordered children: the 0-based column `replace` fills from the array index, and the read's order. */
+  position?: Props<T> | undefined;
+  /** The columns served in the JSON (all by default). */
+  columns?: readonly C[] | undefined;
+  parts: P;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a part's own types vary per declaration
+export type PartDefs = Record<string, PartDef<any, any, any>>;
+
+type RowOf<T extends PgTable, C extends Props<T>> = Wire<Pick<InferSelectModel<T>, C & keyof InferSelectModel<T>>>;
+
+export type PartRow<D> =
+  D extends PartDef<infer T, infer P, infer C> ? RowOf<T, C> & { [K in keyof P]: PartRow<P[K]>[] } : never;
+
+/** Declares a part: its table, parent column, match rule, order and parts of its own. */
+export function part<T extends PgTable, P extends PartDefs = Record<never, never>, C extends Props<T> = Props<T>>(
+  table: T,
+  options: {
+    parent: PgColumn;
+    match: 'id' | readonly Props<T>[];
+    position?: Props<T>;
+    columns?: readonly C[];
+    parts?: P;
+  },
+): PartDef<T, P, C> {
+  return { table, parent: options.parent, match: options.match, position: options.position, columns: options.columns, parts: (options.parts ?? {}) as P };
+}
+
+const column = (table: PgTable, prop: string): PgColumn => {
+  const found = (getTableColumns(table) as Record<string, PgColumn>)[prop];
+  if (!found) throw new Error(`${getTableName(table)} has no column ${prop}`);
+  return found;
+};
+
+const isTimestamp = (col: Column) => col.getSQLType().startsWith('timestamp');
+
+/** A timestamp column as the wire writes it: ISO 8601, UTC, milliseconds. */
+export const isoText = (col: Column, qualified?: SQL): SQL<string> =>
+  sql<string>`to_char(${qualified ?? col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const deletedAtOf = (table: PgTable): PgColumn | undefined => (getTableColumns(table) as Record<string, PgColumn>).deletedAt;
+const idOf = (table: PgTable): PgColumn => column(table, 'id');
+
+const ref = (alias: string, col: Column) => sql`${sql.identifier(alias)}.${sql.identifier(col.name)}`;
+
+/** The nested JSON array of one part under the row `parentAlias`, live rows only, in order. */
+function partJson(def: PartDef, parentAlias: string, parentId: Column, depth: number): SQL {
+  const alias = `p${depth}`;
+  const all = getTableColumns(def.table) as Record<string, PgColumn>;
+  const props = (def.columns as string[] | undefined) ?? Object.keys(all);
+  const fields: SQL[] = props.map((prop) => {
+    const col = all[prop]!;
+    return sql`${sql.raw(`'${prop}'`)}, ${isTimestamp(col) ? isoText(col, ref(alias, col)) : ref(alias, col)}`;
+  });
+  for (const [name, child] of Object.entries(def.parts)) {
+    fields.push(sql`${sql.raw(`'${name}'`)}, ${partJson(child, alias, idOf(def.table), depth + 1)}`);
+  }
+  const deleted = deletedAtOf(def.table);
+  const order = [...(def.position ? [column(def.table, def.position)] : []), idOf(def.table)].map((c) => ref(alias, c));
+  return sql`coalesce((select json_agg(json_build_object(${sql.join(fields, sql`, `)}) order by ${sql.join(order, sql`, `)})
+    from ${def.table} ${sql.identifier(alias)}
+    where ${ref(alias, def.parent)} = ${ref(parentAlias, parentId)}${deleted ? sql` and ${ref(alias, deleted)} is null` : sql``}), '[]'::json)`;
+}
+
+export interface AggregateOptions<R extends PgTable, P extends PartDefs, V extends string> {
+  /** Tenancy: the column naming who the record belongs to (a media, a reader). */
+  owner: PgColumn;
+  /** Named narrower reads beside the live one (`published`: what readers see). */
+  views?: Record<V, SQL>;
+  parts: P;
+  /** The 409 a unique index answers with, on a write or a restore. */
+  conflict: () => AppError;
+  /** The root columns read (all by default). */
+  columns?: readonly Props<R>[];
+}
+
+export type AggregateRow<R extends PgTable, P extends PartDefs> = Wire<InferSelectModel<R>> & { [K in keyof P]: PartRow<P[K]>[] };
+
+export type RestoreOutcome = 'restored' | 'not_deleted' | 'not_found';
+
+/** Entries for `replace`: column values by property name, without the parent column. */
+export type PartEntry = Record<string, unknown> & { id?: string };
+
+export function aggregate<R extends PgTable, P extends PartDefs, V extends string = never>(root: R, options: AggregateOptions<R, P, V>) {
+  const rootName = getTableName(root);
+  const rootId = idOf(root);
+  const rootDeleted = deletedAtOf(root);
+  const rootColumns = getTableColumns(root) as Record<string, PgColumn>;
+
+  /** The select shape: the root's columns (timestamps as wire text) and each part nested. */
+  const columns: Record<string, PgColumn | SQL.Aliased> = {};
+  for (const prop of (options.columns as string[] | undefined) ?? Object.keys(rootColumns)) {
+    const col = rootColumns[prop]!;
+    columns[prop] = isTimestamp(col) ? isoText(col, ref(rootName, col)).as(col.name) : col;
+  }
+  for (const [name, def] of Object.entries(options.parts)) {
+    columns[name] = sql`${partJson(def, rootName, rootId, 1)}`.as(name);
+  }
+
+  /** Finds a part declaration by its dotted path (`locales`, `locales.blocks`), with its ancestors. */
+  const lineage = (path: string): PartDef[] => {
+    const chain: PartDef[] = [];
+    let level: PartDefs = options.parts;
+    for (const name of path.split('.')) {
+      const def = level[name];
+      if (!def) throw new Error(`${rootName} has no part ${path}`);
+      chain.push(def);
+      level = def.parts;
+    }
+    return chain;
+  };
+
+  /**
+   * The ids of the rows at the last level of `chain` under the record `id`: nested
+   * subqueries, each level filtered by `state` (the stamp a cascade just wrote, or live).
+   */
+  const idsUnder = (chain: PartDef[], id: string, state: (table: PgTable) => SQL | undefined): SQL => {
+    let ids: SQL = sql`${id}::uuid`;
+    for (const def of chain) {
+      const filter = state(def.table);
+      ids = sql`select ${idOf(def.table)} from ${def.table} where ${def.parent} in (${ids})${filter ? sql` and ${filter}` : sql``}`;
+    }
+    return ids;
+  };
+
+  /** Every part declaration below `parts`, parents before children, with its path from the record. */
+  const descendants = (parts: PartDefs, above: PartDef[] = []): PartDef[][] =>
+    Object.values(parts).flatMap((def) => [[...above, def], ...descendants(def.parts, [...above, def])]);
+
+  /** Stamps the live rows of each soft-deletable part below `from` (rows already stamped `stamp`). */
+  const cascadeDelete = async (tx: Executor, from: PartDef[], parts: PartDefs, id: string, stamp: string) => {
+    for (const chain of descendants(parts, from)) {
+      const def = chain.at(-1)!;
+      const deleted = deletedAtOf(def.table);
+      if (!deleted) continue;
+      const parentIds = idsUnder(chain.slice(0, -1), id, (t) => {
+        const d = deletedAtOf(t);
+        return d ? sql`${d} = ${stamp}::timestamptz` : undefined;
+      });
+      await tx.execute(
+        sql`update ${def.table} set ${sql.identifier(deleted.name)} = ${stamp}::timestamptz
+            where ${def.parent} in (${parentIds}) and ${deleted} is null`,
+      );
+    }
+  };
+
+  const live = rootDeleted ? sql`${rootDeleted} is null` : sql`true`;
+  const statements = statementCache<unknown>();
+
+  const ownedBy = (id: string, ownerId: string) => sql`${rootId} = ${id} and ${options.owner} = ${ownerId}`;
+
+  return {
+    root,
+    parts: options.parts,
+    /** The select shape for `db.select(agg.columns).from(agg.root)` and paged listings. */
+    columns: columns as unknown as { [K in keyof AggregateRow<R, P>]: SQL.Aliased<AggregateRow<R, P>[K]> },
+
+    /** The filter of a read: live rows (the default of every read), narrowed by a declared view. */
+    filter: (view?: V): SQL => {
+      const narrower = view ? options.views?.[view] : undefined;
+      return sql`${live}${narrower ? sql` and ${narrower}` : sql``}`;
+    },
+
+    /**
+     * The live record with its live parts (in a view, when named), or undefined: a prepared
+     * primary-key lookup, one statement whatever the depth.
+     */
+    async find(db: Executor, id: string, ownerId: string, view?: V): Promise<AggregateRow<R, P> | undefined> {
+      const name = `${rootName}_find_${view ?? 'live'}`;
+      const statement = statements(db, name, () =>
+        db
+          .select(columns)
+          .from(root as PgTable)
+          .where(
+            sql`${rootId} = ${sql.placeholder('id')} and ${options.owner} = ${sql.placeholder('owner')} and ${live}${
+              view ? sql` and ${options.views![view]}` : sql``
+            }`,
+          )
+          .prepare(name),
+      );
+      const [row] = await statement.execute({ id, owner: ownerId });
+      return row as AggregateRow<R, P> | undefined;
+    },
+
+    /** Locks the live record for the rest of the transaction; false when there is none. */
+    async lock(tx: Executor, id: string, ownerId: string): Promise<boolean> {
+      const rows = await tx.execute(
+        sql`select 1 from ${root} where ${ownedBy(id, ownerId)}${rootDeleted ? sql` and ${rootDeleted} is null` : sql``} for update`,
+      );
+      return rowsOf(rows).length > 0;
+    },
+
+    /**
+     * Makes the live parts at `path` under `parentId` exactly `entries`: matched ones are
+     * updated where they differ, new ones inserted, missing ones soft-deleted with their own
+     * parts (or removed, for a table without deleted_at). Run it in the caller's transaction.
+     */
+    async replace(tx: Executor, path: string, parentId: string, entries: PartEntry[]): Promise<void> {
+      const chain = lineage(path);
+      const def = chain.at(-1)!;
+      const table = def.table;
+      const deleted = deletedAtOf(table);
+      const cols = getTableColumns(table) as Record<string, PgColumn>;
+      const parentProp = Object.keys(cols).find((k) => cols[k] === def.parent)!;
+      const keyProps = def.match === 'id' ? ['id'] : (def.match as string[]);
+      const keyOf = (values: Record<string, unknown>) => JSON.stringify(keyProps.map((k) => values[k] ?? null));
+
+      const current = rowsOf(
+        await tx.execute(
+          sql`select * from ${table} where ${def.parent} = ${parentId}${deleted ? sql` and ${deleted} is null` : sql``} for update`,
+        ),
+      ).map((row) => fromSql(cols, row));
+      const byKey = new Map(current.map((row) => [keyOf(row), row]));
+
+      const wanted = entries.map((entry, index) => ({
+        ...entry,
+        ...(def.position && { [def.position]: index }),
+        [parentProp]: parentId,
+      }));
+      if (def.match === 'id') {
+        const unknown = wanted.findIndex((e) => e.id !== undefined && !byKey.has(keyOf(e)));
+        if (unknown >= 0) {
+          throw new AppError(400, 'validation_failed', 'an entry names an id that is not a live entry of this set', [
+            { path: `${path.split('.').at(-1)}.${unknown}.id`, message: 'is not an entry of this set; leave id out to create one' },
+          ]);
+        }
+      }
+      const keep = new Set(wanted.filter((e) => byKey.has(keyOf(e))).map(keyOf));
+      const gone = current.filter((row) => !keep.has(keyOf(row)));
+
+      if (gone.length > 0) {
+        const ids = gone.map((row) => row.id as string);
+        if (deleted) {
+          const stamped = rowsOf(
+            await tx.execute(
+              sql`update ${table} set ${sql.identifier(deleted.name)} = now() where ${idOf(table)} in ${ids}
+                  returning ${isoText(deleted)} as stamp`,
+            ),
+          );
+          const stamp = stamped[0]!.stamp as string;
+          for (const goneId of ids) await cascadeDelete(tx, [def], def.parts, goneId, stamp);
+        } else {
+          await tx.execute(sql`delete from ${table} where ${idOf(table)} in ${ids}`);
+        }
+      }
+
+      // Positions are unique per parent: move the kept rows out of the way before renumbering.
+      if (def.position && keep.size > 0) {
+        const pos = cols[def.position]!;
+        await tx.execute(
+          sql`update ${table} set ${sql.identifier(pos.name)} = -1 - ${pos}
+              where ${def.parent} = ${parentId}${deleted ? sql` and ${deleted} is null` : sql``}`,
+        );
+      }
+
+      const fresh: Record<string, unknown>[] = [];
+      for (const entry of wanted) {
+        const existing = byKey.get(keyOf(entry));
+        if (!existing) {
+          fresh.push(entry);
+          continue;
+        }
+        const changed = Object.keys(entry).filter(
+          (k) => k !== 'id' && (def.position === k || JSON.stringify(existing[k] ?? null) !== JSON.stringify(entry[k] ?? null)),
+        );
+        if (changed.length === 0) continue;
+        const set = Object.fromEntries(changed.map((k) => [k, entry[k]]));
+        if (cols.updatedAt) set.updatedAt = new Date();
+        await uniqueOr(
+          tx
+            .update(table)
+            .set(set as never)
+            .where(sql`${idOf(table)} = ${existing.id as string}`),
+          options.conflict,
+        );
+      }
+      if (fresh.length > 0) {
+        await uniqueOr(tx.insert(table).values(fresh.map(({ id: _id, ...values }) => values) as never), options.conflict);
+      }
+    },
+
+    /** Soft-deletes the live record and its whole live tree with one stamp; false when there is none. */
+    async softDelete(tx: Executor, id: string, ownerId: string): Promise<boolean> {
+      if (!rootDeleted) throw new Error(`${rootName} has no deleted_at`);
+      const stamped = rowsOf(
+        await tx.execute(
+          sql`update ${root} set ${sql.identifier(rootDeleted.name)} = now() where ${ownedBy(id, ownerId)} and ${rootDeleted} is null
+              returning ${isoText(rootDeleted)} as stamp`,
+        ),
+      );
+      const stamp = stamped[0]?.stamp as string | undefined;
+      if (!stamp) return false;
+      await cascadeDelete(tx, [], options.parts, id, stamp);
+      return true;
+    },
+
+    /**
+     * Brings back a soft-deleted record and exactly the parts its delete stamped, at any
+     * depth. Idempotent; a unique key taken meanwhile answers the aggregate's 409.
+     */
+    async restore(tx: Executor, id: string, ownerId: string): Promise<RestoreOutcome> {
+      if (!rootDeleted) throw new Error(`${rootName} has no deleted_at`);
+      const rows = rowsOf(
+        await tx.execute(sql`select ${isoText(rootDeleted)} as stamp from ${root} where ${ownedBy(id, ownerId)} for update`),
+      );
+      if (rows.length === 0) return 'not_found';
+      const stamp = rows[0]!.stamp as string | null;
+      if (!stamp) return 'not_deleted';
+      const run = async () => {
+        await tx.execute(sql`update ${root} set ${sql.identifier(rootDeleted.name)} = null where ${rootId} = ${id}`);
+        for (const chain of descendants(options.parts)) {
+          const def = chain.at(-1)!;
+          const deleted = deletedAtOf(def.table);
+          if (!deleted) continue;
+          const parentIds = idsUnder(chain.slice(0, -1), id, (t) => {
+            const d = deletedAtOf(t);
+            return d ? sql`${d} is null` : undefined;
+          });
+          await tx.execute(
+            sql`update ${def.table} set ${sql.identifier(deleted.name)} = null
+                where ${def.parent} in (${parentIds}) and ${deleted} = ${stamp}::timestamptz`,
+          );
+        }
+      };
+      await uniqueOr(run(), options.conflict);
+      return 'restored';
+    },
+  };
+}
+
+export type Aggregate<R extends PgTable = PgTable, P extends PartDefs = PartDefs, V extends string = never> = ReturnType<typeof aggregate<R, P, V>>;
+
+/** Rows of `db.execute`, which answers an array on PGlite and `{ rows }` on node-postgres. */
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  return (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) ?? [];
+}
+
+/** A raw row (SQL column names) keyed by property names, as `replace` compares entries. */
+function fromSql(cols: Record<string, PgColumn>, row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [prop, col] of Object.entries(cols)) out[prop] = row[col.name];
+  return out;
+}
