@@ -71,10 +71,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const services = await createServices({ db: database.db, logger, publicBaseUrl: config.publicBaseUrl });
   app.decorate('services', services);
   app.decorate('routeTable', []);
+  app.decorate('operationIds', new Set<string>());
+  app.decorate('openapiTags', new Map<string, string>());
   app.decorateRequest('principal', null as never);
   app.decorateRequest('linkOrigin', '');
   app.decorateRequest('mediaId', '');
   app.decorateRequest('bearer', null as never);
+  app.decorateRequest('media', null as never);
 
   await app.register(errorHandlerPlugin);
   await app.register(requestLogPlugin);
