@@ -5,14 +5,30 @@ export const uuid = z.uuid();
 /** A timestamp as the service writes it: ISO 8601, UTC, milliseconds. */
 export const isoTimestamp = z.iso.datetime().meta({ example: '2026-11-21T22:44:08.123Z' });
 
-/** A timestamp as a client may send it: any ISO 8601 offset, normalised to a UTC Date. */
-export const timestampInput = z.iso
-  .datetime({ offset: true })
-  .transform((value) => new Date(value))
+/**
+ * A timestamp as a client may send it: any ISO 8601 offset, normalised to a UTC Date. The one
+ * input type of every timestamp field (`format: date-time` in OpenAPI, both ways). A string
+ * that is not one stops validation there (`abort`), so the refinements after it and the
+ * object-level ones around it only ever see a Date.
+ */
+export const timestampInput = z
+  .codec(z.iso.datetime({ offset: true, abort: true, message: 'must be an ISO 8601 date-time such as 2026-11-21T22:44:08.123Z' }), z.date(), {
+    decode: (value) => new Date(value),
+    encode: (date) => date.toISOString(),
+  })
   // In UTC the year must keep four digits: past 9999 it cannot be written back as ISO 8601,
   // and years below 100 come back from the database shifted by JavaScript's date parser.
-  .refine((date) => date.getUTCFullYear() >= 1000 && date.getUTCFullYear() <= 9999, 'must fall between the years 1000 and 9999 in UTC')
+  .refine((date) => date.getUTCFullYear() >= 1000 && date.getUTCFullYear() <= 9999, {
+    message: 'must fall between the years 1000 and 9999 in UTC',
+    abort: true,
+  })
   .meta({ example: '2026-11-21T23:44:08.123+01:00' });
+
+/** A timestamp input that must lie in the future, checked when the request is read. */
+export const futureTimestampInput = timestampInput.refine((date) => date.getTime() > Date.now(), {
+  message: 'must be in the future',
+  abort: true,
+});
 
 export const locale = z
   .string()

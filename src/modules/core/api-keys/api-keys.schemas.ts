@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, timestampInput, uuid } from '../../../shared/schemas.js';
+import { futureTimestampInput, isoTimestamp, uuid } from '../../../shared/schemas.js';
 import { ROLES } from '../../../shared/permissions.js';
 
 export const apiKeySchema = z
@@ -24,8 +24,7 @@ export const apiKeyCreateBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
     role: z.enum(ROLES),
-    expires_at: timestampInput
-      .refine((d) => d.getTime() > Date.now(), 'must be in the future')
+    expires_at: futureTimestampInput
       .optional()
       .describe('After this instant the key is refused'),
   })

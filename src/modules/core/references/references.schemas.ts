@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UUID_PATTERN as UUID } from '../../../shared/ids.js';
-import { isoTimestamp, timestampInput, uuid } from '../../../shared/schemas.js';
+import { futureTimestampInput, isoTimestamp, uuid } from '../../../shared/schemas.js';
 
 export const REF_PATTERN = new RegExp(`^([a-z0-9][a-z0-9_.-]{0,62}):(${UUID})$`);
 
@@ -37,8 +37,7 @@ export const referenceCreateBody = z
     provider: providerName,
     id: uuid.optional().describe("The external system's id; generated when absent"),
     urn,
-    expires_at: timestampInput
-      .refine((d) => d.getTime() > Date.now(), 'must be in the future')
+    expires_at: futureTimestampInput
       .optional()
       .describe('After this instant the reference no longer resolves'),
   })

@@ -46,9 +46,11 @@ export const entitlementCreateBody = z
     starts_at: timestampInput.optional().describe('Start of the validity window (default: now)'),
     ends_at: timestampInput.nullable().optional().describe('End of the validity window, after starts_at (default: none)'),
   })
+  // Runs only once both timestamps parsed (timestampInput aborts on a bad one): a Date each.
   .refine((b) => !b.ends_at || b.ends_at.getTime() > (b.starts_at?.getTime() ?? Date.now()), {
     message: 'must be after starts_at (or after now when starts_at is left out)',
     path: ['ends_at'],
+    when: (payload) => payload.issues.length === 0,
   })
   .meta({ id: 'ReaderEntitlementCreate' });
 

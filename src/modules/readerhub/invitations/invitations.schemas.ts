@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, pagingQuery, timestampInput, uuid } from '../../../shared/schemas.js';
+import { futureTimestampInput, isoTimestamp, pagingQuery, uuid } from '../../../shared/schemas.js';
 
 export const invitationSchema = z
   .object({
@@ -31,7 +31,7 @@ export const invitationCreateBody = z
       .nullable()
       .optional()
       .describe('The product the invitee is offered, if any'),
-    expires_at: timestampInput.refine((d) => d.getTime() > Date.now(), 'must be in the future'),
+    expires_at: futureTimestampInput,
   })
   .meta({ id: 'ReaderInvitationCreate' });
 
