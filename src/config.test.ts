@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 const VARIABLES = [
   'NODE_ENV', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PUBLIC_BASE_URL', 'BOOTSTRAP_API_KEY',
   'STORAGE_DIR', 'LOG_LEVEL', 'RATE_LIMIT_BACKOFFICE', 'RATE_LIMIT_READER', 'RATE_LIMIT_ANONYMOUS',
-  'RATE_LIMIT_TOKEN', 'RATE_LIMIT_AUTH_FAILURES', 'BODY_LIMIT',
+  'RATE_LIMIT_TOKEN', 'RATE_LIMIT_AUTH_FAILURES', 'BODY_LIMIT', 'SHUTDOWN_DELAY_MS', 'OAUTH_ALLOW_INSECURE_PROVIDERS',
 ];
 
 const failure = (env: Record<string, string>): ConfigError => {
@@ -33,6 +33,8 @@ describe('loadConfig', () => {
       rateLimit: { backoffice: 1000, reader: 300, anonymous: 60, token: 20 },
       authFailureLimit: 60,
       bodyLimit: 1024 * 1024,
+      shutdownDelayMs: 0,
+      oauthAllowInsecureProviders: false,
     });
   });
 
@@ -55,6 +57,8 @@ describe('loadConfig', () => {
       RATE_LIMIT_TOKEN: '8',
       RATE_LIMIT_AUTH_FAILURES: '9',
       BODY_LIMIT: '2048',
+      SHUTDOWN_DELAY_MS: '5000',
+      OAUTH_ALLOW_INSECURE_PROVIDERS: 'true',
     });
     expect(config).toEqual({
       env: 'production',
@@ -70,6 +74,8 @@ describe('loadConfig', () => {
       rateLimit: { backoffice: 5, reader: 6, anonymous: 7, token: 8 },
       authFailureLimit: 9,
       bodyLimit: 2048,
+      shutdownDelayMs: 5000,
+      oauthAllowInsecureProviders: true,
     });
   });
 
@@ -97,6 +103,9 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_READER', '-5'],
     ['RATE_LIMIT_TOKEN', '1.5'],
     ['BODY_LIMIT', 'lots'],
+    ['SHUTDOWN_DELAY_MS', '-1'],
+    ['SHUTDOWN_DELAY_MS', '999999999'],
+    ['OAUTH_ALLOW_INSECURE_PROVIDERS', 'yes'],
   ])('refuses %s=%s with a one-line ConfigError naming the variable', (name, value) => {
     const err = failure({ [name]: value });
     expect(err).toBeInstanceOf(ConfigError);

@@ -14,6 +14,19 @@ const positiveInt = (fallback: number) =>
     .pipe(z.int().min(1).max(10_000_000))
     .default(fallback);
 
+const nonNegativeInt = (fallback: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.int().min(0).max(max))
+    .default(fallback);
+
+const flag = z
+  .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1')
+  .default(false);
+
 const url = (protocols: RegExp) =>
   z.url({ protocol: protocols, message: 'must be a URL' }).optional();
 
@@ -35,6 +48,8 @@ const envSchema = z.object({
   RATE_LIMIT_TOKEN: positiveInt(20),
   RATE_LIMIT_AUTH_FAILURES: positiveInt(60),
   BODY_LIMIT: positiveInt(1024 * 1024),
+  SHUTDOWN_DELAY_MS: nonNegativeInt(0, 600_000),
+  OAUTH_ALLOW_INSECURE_PROVIDERS: flag,
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -54,6 +69,10 @@ export interface Config {
   /** Failed authentications per IP and minute before further attempts are refused (429). */
   authFailureLimit: number;
   bodyLimit: number;
+  /** On SIGTERM, how long /ready answers 503 while requests are still served, so a load balancer stops sending. */
+  shutdownDelayMs: number;
+  /** Identity-provider URLs may be plain http or point at loopback and private addresses (development, tests). */
+  oauthAllowInsecureProviders: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -87,5 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     authFailureLimit: e.RATE_LIMIT_AUTH_FAILURES,
     bodyLimit: e.BODY_LIMIT,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    oauthAllowInsecureProviders: e.OAUTH_ALLOW_INSECURE_PROVIDERS,
   };
 }
