@@ -13,7 +13,8 @@ const GRANTS: Record<Role, ReadonlySet<Permission>> = {
   editor: new Set(readWrite('docs', 'magazines', 'core', 'community', 'publisher')),
   ad_manager: new Set(readWrite('ad-ops')),
   messenger: new Set(readWrite('messenger')),
-  viewer: new Set(AREAS.map((a) => `${a}:read` as Permission)),
+  // Readers' personal data (readerhub) and credentials metadata (admin) stay out of view.
+  viewer: new Set(AREAS.filter((a) => a !== 'readerhub' && a !== 'admin').map((a) => `${a}:read` as Permission)),
 };
 
 export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
