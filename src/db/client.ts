@@ -34,15 +34,7 @@ export interface DatabaseOptions {
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
-      idleTimeoutMillis: 30_000,
-      connectionTimeoutMillis: 5_000,
-    });
-    // An idle client whose server went away emits 'error'; without a listener the
-    // process would crash. The pool drops that client and opens a new one on demand.
-    pool.on('error', (err) => options.logger?.warn({ err: { message: err.message } }, 'idle database client failed'));
+    const pool = createPool(options.databaseUrl, options.poolSize ?? 10, options.logger);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
@@ -51,7 +43,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       ping: async () => {
         await pool.query('select 1');
       },
-      close: () => pool.end(),
+      close: () => closePool(pool, options.logger),
     };
   }
 
@@ -67,4 +59,53 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     },
     close: () => client.close(),
   };
+}
+
+/** A checked-out client whose connection died is released by force after this long. */
+const DEAD_CLIENT_RELEASE_MS = 1_000;
+
+/**
+ * A pool that survives the server going away. pg emits 'error' on a client whose connection
+ * dies; the pool listens on idle clients only, and an unheard 'error' on a checked-out one
+ * (inside a transaction, say) is an uncaught exception that ends the process. The query in
+ * flight on it fails on its own, and the error handler answers that with a 503.
+ */
+function createPool(connectionString: string, max: number, logger: Logger | undefined): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+  pool.on('error', (err) => logger?.warn({ err: { message: err.message } }, 'idle database client failed'));
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_err, client) => checkedOut.delete(client as pg.PoolClient));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      const held = client as pg.PoolClient;
+      if (!checkedOut.has(held)) return; // idle: the pool's own listener drops it
+      logger?.warn({ err: { message: err.message } }, 'database connection lost during a query');
+      // Drizzle sends BEGIN before its try/finally, so a connection lost right after checkout
+      // is never released: a dead client would hold a pool slot forever. Release it once,
+      // whoever asks first.
+      const release = held.release.bind(held);
+      let released = false;
+      held.release = (reason?: Error | boolean) => {
+        if (released) return;
+        released = true;
+        release(reason ?? err);
+      };
+      setTimeout(() => held.release(err), DEAD_CLIENT_RELEASE_MS).unref();
+    });
+  });
+  return pool;
+}
+
+/**
+ * Closes the pool once the queries still running have finished: a request whose client hung
+ * up keeps running after its connection closed, and must not find the pool gone.
+ */
+async function closePool(pool: pg.Pool, logger: Logger | undefined, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const busy = () => pool.totalCount - pool.idleCount > 0 || pool.waitingCount > 0;
+  while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  if (busy()) logger?.warn({ busy: pool.totalCount - pool.idleCount }, 'closing the database pool with queries still running');
+  await pool.end();
+  logger?.info('database pool closed');
 }
