@@ -30,6 +30,8 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   poolSize?: number;
   logger?: Logger;
+  /** PGlite only: start from a dumped data directory (the tests' migrated template). */
+  pgliteLoadDataDir?: Blob | File;
 }
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
@@ -48,7 +50,10 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   }
 
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  const client = new PGlite({
+    ...(options.dataDir && { dataDir: options.dataDir }),
+    ...(options.pgliteLoadDataDir && { loadDataDir: options.pgliteLoadDataDir }),
+  });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {

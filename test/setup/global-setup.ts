@@ -1,24 +1,34 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, migrationsFolder } from '../../src/db/migrate.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     templateDatabase: string | null;
+    /** PGlite: the file holding the migrated data directory that each test file loads. */
+    pgliteTemplate: string | null;
   }
 }
 
 /**
- * On PostgreSQL (TEST_DATABASE_URL), migrate one template database per run; every test
- * file then clones it, which takes milliseconds. On PGlite each file migrates its own.
+ * Migrate once per run, not once per test file. On PostgreSQL (TEST_DATABASE_URL) a template
+ * database that every file clones; on PGlite a dump of a migrated in-memory instance that
+ * every file loads into its own instance.
  */
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     project.provide('templateDatabase', null);
-    return;
+    return setupPgliteTemplate(project);
   }
+  project.provide('pgliteTemplate', null);
   const template = `mps_template_${process.pid}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -33,6 +43,21 @@ export default async function setup(project: TestProject) {
     await admin.query(`drop database if exists ${template} with (force)`);
     await admin.end();
   };
+}
+
+async function setupPgliteTemplate(project: TestProject) {
+  const dir = await mkdtemp(join(tmpdir(), 'mps-pglite-template-'));
+  const file = join(dir, 'template.tar');
+  const pglite = new PGlite();
+  try {
+    await migratePglite(drizzle(pglite), { migrationsFolder });
+    const dump = await pglite.dumpDataDir('none');
+    await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+  } finally {
+    await pglite.close();
+  }
+  project.provide('pgliteTemplate', file);
+  return () => rm(dir, { recursive: true, force: true });
 }
 
 export function withDatabase(url: string, name: string): string {
