@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,8 +6,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/setup/global-setup.ts'],
     pool: 'forks',
-    // Each file builds its own app over its own database; two cores, two workers.
-    maxWorkers: 2,
+    // Each file builds its own app over its own database: one worker per core.
+    maxWorkers: Math.max(1, availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     sequence: { concurrent: false },
