@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { backofficeResource } from '../../../shared/resource-routes.js';
+import { backofficeResource } from '../../../shared/http/resource.js';
+import { publisherTags } from '../publisher.tags.js';
 import { toBackofficeTopic } from './topics.mappers.js';
 import { topicCreateBody, topicSchema } from './topics.schemas.js';
 import type { TopicsService } from './topics.service.js';
@@ -8,7 +9,8 @@ import type { TopicsService } from './topics.service.js';
 export const topicsBackofficeRoutes: FastifyPluginAsyncZod<{ topics: TopicsService }> = async (app, { topics }) => {
   const resource = backofficeResource(app, {
     path: '/topics',
-    tags: ['Core: Topics'],
+    names: { one: 'Topic', many: 'Topics' },
+    tag: publisherTags.topics,
     item: topicSchema,
     map: toBackofficeTopic,
     read: 'core:read',
@@ -23,7 +25,7 @@ export const topicsBackofficeRoutes: FastifyPluginAsyncZod<{ topics: TopicsServi
       summary: 'Create a topic',
       description: '`key` is unique within the media: a second topic with the same key is a 409 topic_exists.',
       body: topicCreateBody,
-      also: [409],
+      errors: [409],
     },
     topics.create,
   );

@@ -1,24 +1,20 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
-import type { Keyset, Paginator } from '../../../shared/paging.js';
+import { type Paginator, oldestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { type TopicRow, topics } from './topics.table.js';
 
 // Topics are a short editorial list: served in the order they were created, which is the
 // order of topics_media_page_idx (media_id, inserted_at, id), so every page is an index scan.
-const order: Keyset<TopicRow> = {
-  sort: topics.insertedAt,
-  id: topics.id,
-  kind: 'timestamp',
-  direction: 'asc',
-  valueOf: (row) => ({ sort: row.insertedAt, id: row.id }),
-};
+const order = oldestFirst<TopicRow>(topics);
 
 export function createTopicsRepository(pager: Paginator) {
   return {
-    async list(db: Executor, mediaId: string, query: PagingQuery) {
-      return pager.page(db.select().from(topics), order, `topics:${mediaId}`, query, eq(topics.mediaId, mediaId));
-    },
+    list: (db: Executor, mediaId: string, query: PagingQuery) =>
+      pager.page(
+        { select: db.select().from(topics), keyset: order, scope: `topics:${mediaId}`, where: eq(topics.mediaId, mediaId) },
+        query,
+      ),
 
     async find(db: Executor, mediaId: string, id: string): Promise<TopicRow | undefined> {
       const [row] = await db

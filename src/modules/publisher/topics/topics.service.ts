@@ -1,30 +1,29 @@
 import type { Db } from '../../../db/client.js';
-import { errors } from '../../../shared/errors.js';
+import type { RequestContext } from '../../../shared/http/route.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
+import { publisherErrors } from '../publisher.errors.js';
 import type { TopicsRepository } from './topics.repository.js';
 import type { TopicCreate } from './topics.schemas.js';
-
-const notFound = () => errors.notFound('topic');
 
 export function createTopicsService(deps: { db: Db; repo: TopicsRepository }) {
   const { db, repo } = deps;
   return {
-    list: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
 
-    async get(mediaId: string, id: string) {
-      const row = await repo.find(db, mediaId, id);
-      if (!row) throw notFound();
+    async get(ctx: RequestContext, id: string) {
+      const row = await repo.find(db, ctx.mediaId, id);
+      if (!row) throw publisherErrors.topicNotFound();
       return row;
     },
 
-    async create(mediaId: string, input: TopicCreate) {
+    async create(ctx: RequestContext, input: TopicCreate) {
       const row = await repo.insert(db, {
-        mediaId,
+        mediaId: ctx.mediaId,
         key: input.key,
         name: input.name,
         description: input.description ?? null,
       });
-      if (!row) throw errors.conflict('topic_exists', 'a topic with this key already exists');
+      if (!row) throw publisherErrors.topicExists();
       return row;
     },
   };
