@@ -11,7 +11,7 @@ import { backofficeTree } from './interfaces/backoffice/index.js';
 import { publicTree } from './interfaces/public/index.js';
 import { readerTree } from './interfaces/reader/index.js';
 import { createAuthFailureThrottle } from './plugins/auth-failures.js';
-import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { envelopeServerOptions, errorHandlerPlugin } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -52,6 +52,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { maxParamLength: 200 },
+    // The router's and Node's own refusals (414, 431, a malformed request) answer the envelope too.
+    ...envelopeServerOptions,
+    // Shutdown (src/main.ts): requests read on open connections while the server closes are
+    // answered in full (with `Connection: close`) rather than refused, and idle ones are closed.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,13 +1,38 @@
 import closeWithGrace from 'close-with-grace';
 import { Redis } from 'ioredis';
+import { Server as NetServer } from 'node:net';
 import { join } from 'node:path';
-import { buildApp } from './app.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type App, buildApp } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
 import { createLogger } from './logger.js';
+
+/** After the delay, the time a draining instance still has to finish and close. */
+const SHUTDOWN_GRACE_MS = 10_000;
+// Between closing the listener and closing idle connections: a connection accepted a moment
+// before, or a keep-alive client that had its answer just before the signal, sends its request
+// within moments; it is read and answered (with `Connection: close`) instead of reset.
+const KEEP_ALIVE_SETTLE_MS = 250;
+
+/**
+ * Everything of a graceful stop before the database closes: readiness off, keep-alive
+ * connections closing after their next answer, the listener closed, connections that were
+ * accepted read and answered, idle ones closed, and every connection gone.
+ */
+async function drain(app: App, delayMs: number): Promise<void> {
+  app.beginShutdown();
+  await sleep(delayMs);
+  // net's close, not http's: http's would also cut, at once, connections accepted a moment
+  // ago whose request has not been read yet. Resolves when the last connection has closed.
+  const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(app.server, () => resolve()));
+  await sleep(KEEP_ALIVE_SETTLE_MS);
+  app.server.closeIdleConnections();
+  await closed;
+}
 
 async function main() {
   const config = loadConfig();
@@ -30,11 +55,16 @@ async function main() {
     redis?.disconnect();
   });
 
-  // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the pool.
-  closeWithGrace({ delay: 10_000, logger }, async ({ signal, err }) => {
+  // SIGTERM/SIGINT, in this order: /ready turns 503 and answers start closing their keep-alive
+  // connections; after SHUTDOWN_DELAY_MS (the load balancer's time to notice) the server stops
+  // accepting, idle connections close, every request already read gets its answer; then the
+  // pool (or PGlite) closes, after the queries still running. Grace: the delay plus 10 s.
+  closeWithGrace({ delay: config.shutdownDelayMs + SHUTDOWN_GRACE_MS, logger }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'shutting down after an error');
-    else logger.info({ signal }, 'shutting down');
+    else logger.info({ signal, delay_ms: config.shutdownDelayMs }, 'shutting down');
+    await drain(app, config.shutdownDelayMs);
     await app.close();
+    logger.info('closed');
   });
 
   await app.listen({ port: config.port, host: config.host });

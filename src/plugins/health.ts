@@ -4,23 +4,64 @@ import { z } from 'zod';
 import type { Database } from '../db/client.js';
 
 const status = z.object({ status: z.enum(['ok', 'unavailable']) });
+// The 503 keeps `status` for orchestrators and carries the house envelope beside it.
+const unavailable = status.extend({ error: z.string(), code: z.enum(['database_unavailable', 'shutting_down']) });
 
-/** /health: the process answers. /ready: the database answers too. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * First step of a graceful shutdown: /ready answers 503 from now on, and every answer
+     * closes its keep-alive connection, so that closing the server later cuts no request.
+     */
+    beginShutdown(): void;
+    readonly shuttingDown: boolean;
+  }
+}
+
+/** /health: the process answers. /ready: the database answers too, and the process is not shutting down. */
 export const healthPlugin = fp<{ database: Database }>(
   async (app: FastifyInstance, { database }) => {
+    let shuttingDown = false;
+    app.decorate('shuttingDown', { getter: () => shuttingDown });
+    app.decorate('beginShutdown', () => {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      // Requests read from now on answer with `Connection: close`: their client opens a new
+      // connection (to another instance) instead of reusing one that is about to be closed.
+      app.server.prependListener('request', (_req, res) => res.setHeader('connection', 'close'));
+      // Answers already under way keep their connection alive; it now closes after a second
+      // of silence instead of Fastify's 72, which would hold server.close() past the grace period.
+      app.server.keepAliveTimeout = 1;
+    });
+
     app.get('/health', { schema: { tags: ['Operations'], summary: 'Liveness', response: { 200: status } } }, async () => ({
       status: 'ok' as const,
     }));
     app.get(
       '/ready',
-      { schema: { tags: ['Operations'], summary: 'Readiness: database reachable', response: { 200: status, 503: status } } },
+      {
+        schema: {
+          tags: ['Operations'],
+          summary: 'Readiness: database reachable and not shutting down',
+          response: { 200: status, 503: unavailable },
+        },
+      },
       async (req, reply) => {
+        if (shuttingDown) {
+          return reply
+            .status(503)
+            .send({ status: 'unavailable' as const, error: 'the service is shutting down', code: 'shutting_down' as const });
+        }
         try {
           await database.ping();
           return { status: 'ok' as const };
         } catch (err) {
           req.log.warn({ err: { message: (err as Error).message } }, 'database not reachable');
-          return reply.status(503).send({ status: 'unavailable' as const });
+          return reply.status(503).header('retry-after', '1').send({
+            status: 'unavailable' as const,
+            error: 'the database is unavailable; retry shortly',
+            code: 'database_unavailable' as const,
+          });
         }
       },
     );

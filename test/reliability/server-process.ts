@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { type Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+
+/** The server process (src/main.ts) in a process group of its own, so that nothing outlives a test. */
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  exited: Promise<number | null>;
+  /** The JSON log lines written so far. */
+  logs: () => Array<Record<string, unknown>>;
+  stderr: () => string;
+  /** SIGKILL to the whole group; safe to call twice. */
+  kill: () => void;
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += String(d)));
+  child.stderr!.on('data', (d) => (stderr += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const logs = () =>
+    stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const kill = () => {
+    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  return { child, port, exited, logs, stderr: () => stderr, kill };
+}
+
+export async function waitForReady(server: ServerProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && server.child.exitCode === null) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}/ready`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server did not become ready: ${server.stderr()}`);
+}
+
+export interface Outcome {
+  method: string;
+  path: string;
+  /** Milliseconds since the epoch when the request was sent, and when its answer (or failure) arrived. */
+  sentAt: number;
+  at: number;
+  status?: number;
+  body?: string;
+  headers?: Record<string, string | string[] | undefined>;
+  /** A socket-level failure: ECONNREFUSED, ECONNRESET, ... */
+  error?: string;
+  reusedSocket: boolean;
+}
+
+/** One HTTP request over node:http (keep-alive through `agent`), never rejecting. */
+export function send(
+  agent: Agent | undefined,
+  port: number,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Outcome> {
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const sentAt = Date.now();
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: agent ?? false,
+        headers: { ...(payload && { 'content-type': 'application/json' }), ...options.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () =>
+          resolve({ method, path, sentAt, at: Date.now(), status: res.statusCode!, body, headers: res.headers, reusedSocket: req.reusedSocket }),
+        );
+        res.on('error', (err: NodeJS.ErrnoException) =>
+          resolve({ method, path, sentAt, at: Date.now(), error: err.code ?? err.message, reusedSocket: req.reusedSocket }),
+        );
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      resolve({ method, path, sentAt, at: Date.now(), error: err.code ?? err.message, reusedSocket: req.reusedSocket }),
+    );
+    req.end(payload);
+  });
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { withDatabase } from '../setup/global-setup.js';
+import { type Outcome, type ServerProcess, send, startServer, waitForReady } from './server-process.js';
+
+// SIGTERM under load from keep-alive clients (issue 7.3, issue 6.8), on the real process.
+const KEY = 'shutdown-test-bootstrap-key-0123456789abcdef';
+const CLIENTS = 8;
+const SHUTDOWN_DELAY_MS = 600;
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Keep-alive clients that write and read until the server refuses new connections. */
+async function load(server: ServerProcess, signalled: () => number | undefined) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const outcomes: Array<Outcome & { id: string; beforeSignal: boolean }> = [];
+  const worker = async (n: number) => {
+    for (let i = 0; server.child.exitCode === null; i++) {
+      const write = i % 2 === 0;
+      const outcome = await send(agent, server.port, write ? 'POST' : 'GET', write ? '/core/v2/categories' : '/core/v2/categories?limit=5', {
+        headers: { 'x-api-key': KEY, 'x-request-id': `c${n}-${i}` },
+        ...(write && { body: { locales: [{ locale: 'en', name: `Drain ${randomUUID().slice(0, 8)}` }] } }),
+      });
+      outcomes.push({ ...outcome, id: `c${n}-${i}`, beforeSignal: signalled() === undefined });
+      // Refused: the server stopped accepting, which is where a client goes elsewhere.
+      if (outcome.error && signalled() !== undefined) break;
+    }
+  };
+  const running = Promise.all(Array.from({ length: CLIENTS }, (_, n) => worker(n)));
+  return {
+    outcomes,
+    done: running.finally(() => agent.destroy()),
+  };
+}
+
+async function drainUnderLoad(env: Record<string, string>, countRows: (ids: string[]) => Promise<number>) {
+  const server = await startServer({ BOOTSTRAP_API_KEY: KEY, RATE_LIMIT_BACKOFFICE: '1000000', SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS), ...env });
+  try {
+    await waitForReady(server);
+    const signal: { at?: number } = {};
+    const traffic = await load(server, () => signal.at);
+    for (let i = 0; i < 100 && traffic.outcomes.filter((o) => o.status === 201).length < 20; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(traffic.outcomes.filter((o) => o.status === 201).length).toBeGreaterThanOrEqual(20);
+
+    const signalledAt = Date.now();
+    signal.at = signalledAt;
+    server.child.kill('SIGTERM');
+    // During the delay /ready says 503 (a load balancer stops sending) while routes still serve.
+    await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DELAY_MS / 3));
+    const ready = await send(undefined, server.port, 'GET', '/ready');
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.body!)).toMatchObject({ status: 'unavailable', error: expect.any(String), code: 'shutting_down' });
+    const served = await send(undefined, server.port, 'GET', '/core/v2/categories?limit=1', { headers: { 'x-api-key': KEY } });
+    expect(served.status).toBe(200);
+    expect(served.headers!.connection).toBe('close');
+
+    const code = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 12_000))]);
+    const took = Date.now() - signalledAt;
+    await traffic.done;
+    expect(code, server.stderr()).toBe(0);
+    expect(took).toBeLessThan(SHUTDOWN_DELAY_MS + 10_000);
+
+    // Every request the server read has its answer: none of the ids it logged failed at the
+    // client. The only failures are new connections made once the server stopped accepting:
+    // refused, or reset by the kernel while still queued for accept (never read, so not logged).
+    const logs = server.logs();
+    const read = new Set(logs.filter((l) => l.msg === 'request completed').map((l) => l.reqId));
+    const failures = traffic.outcomes.filter((o) => o.error);
+    expect(failures.filter((o) => o.beforeSignal)).toEqual([]);
+    expect(failures.filter((o) => read.has(o.id))).toEqual([]);
+    expect(failures.filter((o) => o.reusedSocket || !['ECONNREFUSED', 'ECONNRESET'].includes(o.error!))).toEqual([]);
+    expect(traffic.outcomes.filter((o) => o.status !== undefined && o.status >= 500)).toEqual([]);
+    // Once draining, every answer closes its connection, so no client reuses one about to go.
+    const whileDraining = traffic.outcomes.filter((o) => o.status !== undefined && o.sentAt > ready.at);
+    expect(whileDraining.length).toBeGreaterThan(0);
+    expect(whileDraining.filter((o) => o.headers!.connection !== 'close')).toEqual([]);
+
+    // The log: the signal, then the server closed, then the database; no query failed on the way.
+    const index = (msg: string) => logs.findIndex((l) => l.msg === msg);
+    expect(index('shutting down')).toBeGreaterThanOrEqual(0);
+    expect(index('closed')).toBeGreaterThan(index('shutting down'));
+    expect(logs.filter((l) => (l.level as number) >= 50)).toEqual([]);
+    expect(logs.filter((l) => l.msg === 'request completed' && l.route !== '/ready' && (l.status as number) >= 500)).toEqual([]);
+    expect(read.size).toBeGreaterThan(0);
+
+    // Every acknowledged write is stored.
+    const created = traffic.outcomes.filter((o) => o.status === 201).map((o) => JSON.parse(o.body!).data.id as string);
+    expect(await countRows(created)).toBe(created.length);
+    return { logs };
+  } finally {
+    server.kill();
+  }
+}
+
+describe('SIGTERM under load with keep-alive clients', () => {
+  it('on PGlite: answers every request it read, closes, exits 0, keeps every acknowledged write', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mps-shutdown-'));
+    dirs.push(dataDir);
+    await drainUnderLoad({ DATA_DIR: dataDir }, async (ids) => {
+      const db = new PGlite(join(dataDir, 'pglite'));
+      try {
+        const { rows } = await db.query<{ n: number }>('select count(*)::int as n from categories where id = any($1::uuid[])', [ids]);
+        return rows[0]!.n;
+      } finally {
+        await db.close();
+      }
+    });
+  }, 90_000);
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'on PostgreSQL: the same, and the pool closes after the last query',
+    async () => {
+      const url = process.env.TEST_DATABASE_URL!;
+      const name = `mps_drain_${process.pid}_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      try {
+        const dataDir = mkdtempSync(join(tmpdir(), 'mps-shutdown-'));
+        dirs.push(dataDir);
+        const { logs } = await drainUnderLoad({ DATABASE_URL: withDatabase(url, name), DATA_DIR: dataDir }, async (ids) => {
+          const db = new pg.Client({ connectionString: withDatabase(url, name) });
+          await db.connect();
+          try {
+            const { rows } = await db.query<{ n: number }>('select count(*)::int as n from categories where id = any($1::uuid[])', [ids]);
+            return rows[0]!.n;
+          } finally {
+            await db.end();
+          }
+        });
+        const index = (msg: string) => logs.findIndex((l) => l.msg === msg);
+        expect(index('database pool closed')).toBeGreaterThan(index('shutting down'));
+        expect(index('closed')).toBeGreaterThan(index('database pool closed'));
+        expect(logs.filter((l) => l.msg === 'closing the database pool with queries still running')).toEqual([]);
+      } finally {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    },
+    90_000,
+  );
+});
