@@ -20,9 +20,6 @@ export const communityBackofficeRoutes: FastifyPluginAsyncZod<{ community: Commu
 };
 
 /** Community's Reader routes under /api/media/v1. */
-export const communityReaderRoutes: FastifyPluginAsyncZod<{
-  community: CommunityServices;
-  mediaLocales: (mediaId: string) => Promise<{ defaultLocale: string; locales: string[] }>;
-}> = async (app, { community, mediaLocales }) => {
-  await app.register(profileTypesReaderRoutes, { profileTypes: community.profileTypes, mediaLocales });
+export const communityReaderRoutes: FastifyPluginAsyncZod<{ community: CommunityServices }> = async (app, { community }) => {
+  await app.register(profileTypesReaderRoutes, { profileTypes: community.profileTypes });
 };

@@ -1,8 +1,8 @@
 import { iso } from '../../../shared/time.js';
-import type { ProfileTypeRow } from './profile-types.table.js';
+import type { ProfileTypeWithMetadata } from './profile-types.repository.js';
 import type { PROFILE_KINDS } from './profile-types.schemas.js';
 
-const flagsOf = (row: ProfileTypeRow) => ({
+const flagsOf = (row: ProfileTypeWithMetadata) => ({
   has_phone: row.hasPhone,
   has_email: row.hasEmail,
   has_bluesky: row.hasBluesky,
@@ -18,22 +18,24 @@ const flagsOf = (row: ProfileTypeRow) => ({
   has_location: row.hasLocation,
 });
 
-const fieldsOf = (row: ProfileTypeRow) => ({
+const fieldsOf = (row: ProfileTypeWithMetadata) => ({
   id: row.id,
   kind: row.kind as (typeof PROFILE_KINDS)[number],
   key: row.key,
   name: row.name,
   ...flagsOf(row),
-  metadata: row.metadata,
+  // In position order, as the aggregate reads them.
+  metadata: row.metadata.map((m) => ({ key: m.key, value: m.value })),
 });
 
-export const toProfileType = (row: ProfileTypeRow) => ({
+export const toProfileType = (row: ProfileTypeWithMetadata) => ({
   ...fieldsOf(row),
   inserted_at: iso(row.insertedAt),
   updated_at: iso(row.updatedAt),
 });
 
-export const toReaderProfileType = (row: ProfileTypeRow, locales: { current: string | null; available: string[] }) => ({
+/** Reader view (spec 2.5): a profile type has no per-language fields; meta.locales follows the media's. */
+export const toReaderProfileType = (row: ProfileTypeWithMetadata, locales: { current: string | null; available: string[] }) => ({
   ...fieldsOf(row),
   meta: { locales },
   updated_at: iso(row.updatedAt),

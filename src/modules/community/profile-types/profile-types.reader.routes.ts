@@ -1,31 +1,31 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pagingMeta } from '../../../shared/envelopes.js';
-import { errorResponses, pagingMeta as pagingMetaSchema, pagingQuery } from '../../../shared/schemas.js';
+import { chooseLocale, readerList, readerListOf, readerListQuery } from '../../../shared/http/reader.js';
+import { route } from '../../../shared/http/route.js';
+import { communityTags } from '../community.tags.js';
 import { toReaderProfileType } from './profile-types.mappers.js';
 import { readerProfileTypeSchema } from './profile-types.schemas.js';
 import type { ProfileTypesService } from './profile-types.service.js';
 
-export const profileTypesReaderRoutes: FastifyPluginAsyncZod<{
-  profileTypes: ProfileTypesService;
-  mediaLocales: (mediaId: string) => Promise<{ defaultLocale: string; locales: string[] }>;
-}> = async (app, { profileTypes, mediaLocales }) => {
-  app.get('/profile-types', {
-    config: { scope: 'media:read' },
-    schema: {
-      tags: ['Reader: Profile types'],
-      summary: 'List profile types',
-      querystring: pagingQuery,
-      response: {
-        200: z.object({ data: z.array(readerProfileTypeSchema), meta: pagingMetaSchema }),
-        ...errorResponses(400, 401, 403, 404, 429),
-      },
-    },
-    handler: async (req) => {
-      const media = await mediaLocales(req.mediaId);
-      const page = await profileTypes.list(req.mediaId, req.query);
-      const locales = { current: media.defaultLocale, available: media.locales };
-      return { data: page.items.map((row) => toReaderProfileType(row, locales)), meta: pagingMeta(req, page) };
+/** /api/media/v1/profile-types: the media's profile types, in the Reader's list shape. */
+export const profileTypesReaderRoutes: FastifyPluginAsyncZod<{ profileTypes: ProfileTypesService }> = async (
+  app,
+  { profileTypes },
+) => {
+  route(app, {
+    method: 'GET',
+    url: '/profile-types',
+    operationId: 'readerListProfileTypes',
+    summary: 'List profile types',
+    tag: communityTags.readerProfileTypes,
+    access: { scope: 'media:read' },
+    querystring: readerListQuery,
+    response: { 200: readerListOf(readerProfileTypeSchema) },
+    handler: async (ctx, { query }, reply) => {
+      const { media } = reply.request;
+      return readerList(reply.request, await profileTypes.list(ctx, query), query.locale, (row, view) =>
+        // Nothing in a profile type is per language: each item's meta.locales is the list's.
+        toReaderProfileType(row, { current: chooseLocale(media.locales, view.locale, view.fallback), available: media.locales }),
+      );
     },
   });
 };

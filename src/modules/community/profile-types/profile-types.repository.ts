@@ -1,37 +1,53 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
-import { errors, uniqueOr } from '../../../shared/errors.js';
+import { type AggregateRow, aggregate, part } from '../../../shared/aggregate.js';
+import { uniqueOr } from '../../../shared/errors.js';
 import { type Paginator, newestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
-import { type ProfileTypeRow, profileTypes } from './profile-types.table.js';
+import { communityErrors } from '../community.errors.js';
+import { profileTypeMetadata, profileTypes } from './profile-types.table.js';
 
-const order = newestFirst<ProfileTypeRow>(profileTypes);
+/** A profile type and its metadata entries in order, read in one statement. */
+export const profileTypeAggregate = aggregate(profileTypes, {
+  owner: profileTypes.mediaId,
+  conflict: communityErrors.profileTypeKeyTaken,
+  parts: {
+    metadata: part(profileTypeMetadata, {
+      parent: profileTypeMetadata.profileTypeId,
+      match: ['key'],
+      position: 'position',
+      columns: ['key', 'value'],
+    }),
+  },
+});
+
+export type ProfileTypeWithMetadata = AggregateRow<typeof profileTypes, typeof profileTypeAggregate.parts>;
+
+const order = newestFirst<ProfileTypeWithMetadata>(profileTypes);
 
 export function createProfileTypesRepository(pager: Paginator) {
   return {
-    async list(db: Executor, mediaId: string, query: PagingQuery) {
-      return pager.page(
-        db.select().from(profileTypes),
-        order,
-        `profile_types:${mediaId}`,
+    // The Backoffice and the Reader list the same rows: one prepared statement per executor and shape.
+    list: (db: Executor, mediaId: string, query: PagingQuery) =>
+      pager.page(
+        {
+          select: () => db.select(profileTypeAggregate.columns).from(profileTypes),
+          keyset: order,
+          scope: `profile_types:${mediaId}`,
+          where: and(eq(profileTypes.mediaId, sql.placeholder('mediaId')), profileTypeAggregate.filter()),
+          prepared: { executor: db, name: 'profile_types_list', params: { mediaId } },
+        },
         query,
-        eq(profileTypes.mediaId, mediaId),
-      );
-    },
+      ),
 
-    async find(db: Executor, mediaId: string, id: string): Promise<ProfileTypeRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(profileTypes)
-        .where(and(eq(profileTypes.id, id), eq(profileTypes.mediaId, mediaId)));
-      return row;
-    },
+    find: (db: Executor, mediaId: string, id: string) => profileTypeAggregate.find(db, id, mediaId),
 
-    async insert(db: Executor, values: typeof profileTypes.$inferInsert): Promise<ProfileTypeRow> {
-      const [row] = await uniqueOr(db.insert(profileTypes).values(values).returning(), () =>
-        errors.conflict('profile_type_key_taken', 'a profile type with this key already exists'),
+    async insert(db: Executor, values: typeof profileTypes.$inferInsert): Promise<string> {
+      const [row] = await uniqueOr(
+        db.insert(profileTypes).values(values).returning({ id: profileTypes.id }),
+        communityErrors.profileTypeKeyTaken,
       );
-      return row!;
+      return row!.id;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { localesMeta } from '../../../shared/locales.js';
+import { localesMeta } from '../../../shared/http/reader.js';
 import { isoTimestamp, uuid } from '../../../shared/schemas.js';
 
 export const PROFILE_KINDS = ['event', 'organization', 'person', 'project'] as const;

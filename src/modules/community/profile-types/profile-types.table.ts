@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 
@@ -24,7 +24,6 @@ export const profileTypes = pgTable(
     hasCity: boolean('has_city').notNull().default(false),
     hasStreet: boolean('has_street').notNull().default(false),
     hasLocation: boolean('has_location').notNull().default(false),
-    metadata: jsonb('metadata').$type<Array<{ key: string; value: string }>>().notNull().default([]),
     ...timestamps(),
   },
   (t) => [
@@ -33,4 +32,21 @@ export const profileTypes = pgTable(
   ],
 );
 
+/** A profile type's metadata: ordered key/value entries, one per key (the service's one metadata shape). */
+export const profileTypeMetadata = pgTable(
+  'profile_type_metadata',
+  {
+    id: idColumn(),
+    profileTypeId: uuid('profile_type_id')
+      .notNull()
+      .references(() => profileTypes.id),
+    position: integer('position').notNull(),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+  },
+  // Also serves reading a profile type's entries: profile_type_id leads.
+  (t) => [uniqueIndex('profile_type_metadata_key_uq').on(t.profileTypeId, t.key)],
+);
+
 export type ProfileTypeRow = typeof profileTypes.$inferSelect;
+export type ProfileTypeMetadataRow = typeof profileTypeMetadata.$inferSelect;
