@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.js';
+import { contextOf } from '../../shared/http/route.js';
 import type { Paginator } from '../../shared/paging.js';
 import type { TopicsService } from '../publisher/index.js';
 import { accountsBackofficeRoutes } from './accounts/accounts.backoffice.routes.js';
@@ -29,7 +30,10 @@ export type { ReaderRow } from './accounts/accounts.table.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in reader's account, linked or created before the handler of a `readerRequired` route. */
+    /**
+     * The signed-in reader's account, linked or created before the handler of a route whose
+     * access says `readerRequired`; a handler reaches it as `reply.request.readerAccount`.
+     */
     readerAccount: ReaderRow;
   }
 }
@@ -61,7 +65,7 @@ const signedInReaderRoutes: FastifyPluginAsyncZod<{ readerhub: ReaderhubServices
   app.decorateRequest('readerAccount', null as never);
   // preHandler: after the body is validated, so that a refused request creates no account.
   app.addHook('preHandler', async (req) => {
-    if (req.routeOptions.config.readerRequired) req.readerAccount = await readerhub.accounts.ensure(req.bearer);
+    if (req.routeOptions.config.readerRequired) req.readerAccount = await readerhub.accounts.ensure(contextOf(req));
   });
 
   await app.register(accountsReaderRoutes, { accounts: readerhub.accounts });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { backofficeResource } from '../../../shared/resource-routes.js';
+import { backofficeResource } from '../../../shared/http/resource.js';
+import { readerhubTags } from '../readerhub.tags.js';
 import { toReaderAccount } from './accounts.mappers.js';
 import { readerAccountSchema, readersQuery } from './accounts.schemas.js';
 import type { AccountsService } from './accounts.service.js';
@@ -8,7 +9,8 @@ import type { AccountsService } from './accounts.service.js';
 export const accountsBackofficeRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }> = async (app, { accounts }) => {
   const resource = backofficeResource(app, {
     path: '/readers',
-    tags: ['ReaderHub: Readers'],
+    names: { one: 'Reader', many: 'Readers' },
+    tag: readerhubTags.readers,
     item: readerAccountSchema,
     map: toReaderAccount,
     read: 'readerhub:read',

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { one } from '../../../shared/envelopes.js';
-import { dataOf, errorResponses } from '../../../shared/schemas.js';
+import { route } from '../../../shared/http/route.js';
+import { dataOf } from '../../../shared/schemas.js';
+import { readerhubTags } from '../readerhub.tags.js';
 import { toReaderAccount, toReaderProfile, toUserInfo } from './accounts.mappers.js';
 import {
   metadataBody,
@@ -18,20 +20,22 @@ import type { AccountsService } from './accounts.service.js';
  * happened, and is therefore registered outside the account-linking hook.
  */
 export const verifyReaderRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }> = async (app, { accounts }) => {
-  app.post('/oauth/verify', {
+  route(app, {
+    method: 'POST',
+    url: '/oauth/verify',
+    operationId: 'readerVerifyUser',
+    summary: 'Verify oauth user',
+    description:
+      'Checks the identity provider token (as every Reader route does) and links it to its reader account, ' +
+      'creating the account on first sign-in (201) or refreshing e-mail and name from the token (200).',
+    tag: readerhubTags.readerOAuth,
     // account:read: verifying only links the token's identity, it changes nothing the reader chose.
-    config: { scope: 'account:read', readerRequired: true },
-    schema: {
-      tags: ['Reader: OAuth'],
-      summary: 'Verify oauth user',
-      description:
-        'Checks the identity provider token (as every Reader route does) and links it to its reader account, ' +
-        'creating the account on first sign-in (201) or refreshing e-mail and name from the token (200).',
-      response: { 200: dataOf(readerAccountSchema), 201: dataOf(readerAccountSchema), ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (req, reply) => {
-      const { row, created } = await accounts.verify(req.bearer);
-      return reply.status(created ? 201 : 200).send(one(toReaderAccount(row)));
+    access: { scope: 'account:read', readerRequired: true },
+    response: { 200: dataOf(readerAccountSchema), 201: dataOf(readerAccountSchema) },
+    handler: async (ctx, _input, reply) => {
+      const { row, created } = await accounts.verify(ctx);
+      if (created) reply.status(201);
+      return one(toReaderAccount(row));
     },
   });
 };
@@ -41,74 +45,83 @@ export const verifyReaderRoutes: FastifyPluginAsyncZod<{ accounts: AccountsServi
  * `req.readerAccount` is linked or created before each handler runs.
  */
 export const accountsReaderRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }> = async (app, { accounts }) => {
-  app.get('/oauth/userinfo', {
-    config: { scope: 'account:read', readerRequired: true },
-    schema: {
-      tags: ['Reader: OAuth'],
-      summary: 'User info',
-      description: "The signed-in reader's account and the scopes of the presented token.",
-      response: { 200: dataOf(userInfoSchema), ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (req) => one(toUserInfo(req.readerAccount, req.bearer.scopes)),
+  route(app, {
+    method: 'GET',
+    url: '/oauth/userinfo',
+    operationId: 'readerGetUserInfo',
+    summary: 'User info',
+    description: "The signed-in reader's account and the scopes of the presented token.",
+    tag: readerhubTags.readerOAuth,
+    access: { scope: 'account:read', readerRequired: true },
+    response: { 200: dataOf(userInfoSchema) },
+    handler: async (_ctx, _input, reply) => one(toUserInfo(reply.request.readerAccount, reply.request.bearer.scopes)),
   });
 
-  const tags = ['Reader: Accounts'];
+  const tag = readerhubTags.readerAccounts;
 
-  app.post('/accounts/me/profile', {
-    config: { scope: 'account:write', readerRequired: true },
-    schema: {
-      tags,
-      summary: 'Create the reader profile',
-      description: 'A reader has at most one profile: a second create is a 409 reader_profile_exists.',
-      body: profileCreateBody,
-      response: { 201: dataOf(profileSchema), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
-    },
-    handler: async (req, reply) =>
-      reply.status(201).send(one(toReaderProfile(await accounts.createProfile(req.readerAccount, req.body)))),
+  route(app, {
+    method: 'POST',
+    url: '/accounts/me/profile',
+    operationId: 'readerCreateProfile',
+    summary: 'Create the reader profile',
+    description: 'A reader has at most one profile: a second create is a 409 reader_profile_exists.',
+    tag,
+    access: { scope: 'account:write', readerRequired: true },
+    body: profileCreateBody,
+    response: { 201: dataOf(profileSchema) },
+    errors: [409],
+    handler: async (ctx, { body }, reply) =>
+      one(toReaderProfile(await accounts.createProfile(ctx, reply.request.readerAccount, body))),
   });
 
-  app.get('/accounts/me/profile', {
-    config: { scope: 'account:read', readerRequired: true },
-    schema: {
-      tags,
-      summary: 'The reader profile',
-      response: { 200: dataOf(profileSchema), ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (req) => one(toReaderProfile(await accounts.getProfile(req.readerAccount))),
+  route(app, {
+    method: 'GET',
+    url: '/accounts/me/profile',
+    operationId: 'readerGetProfile',
+    summary: 'The reader profile',
+    tag,
+    access: { scope: 'account:read', readerRequired: true },
+    response: { 200: dataOf(profileSchema) },
+    handler: async (ctx, _input, reply) => one(toReaderProfile(await accounts.getProfile(ctx, reply.request.readerAccount))),
   });
 
-  app.patch('/accounts/me/profile', {
-    config: { scope: 'account:write', readerRequired: true },
-    schema: {
-      tags,
-      summary: 'Update the reader profile',
-      description: 'Fields left out keep their value; null clears one. Metadata is replaced with PUT .../metadata.',
-      body: profileUpdateBody,
-      response: { 200: dataOf(profileSchema), ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
-    },
-    handler: async (req) => one(toReaderProfile(await accounts.updateProfile(req.readerAccount, req.body))),
+  route(app, {
+    method: 'PATCH',
+    url: '/accounts/me/profile',
+    operationId: 'readerUpdateProfile',
+    summary: 'Update the reader profile',
+    description: 'Fields left out keep their value; null clears one. Metadata is replaced with PUT .../metadata.',
+    tag,
+    access: { scope: 'account:write', readerRequired: true },
+    body: profileUpdateBody,
+    response: { 200: dataOf(profileSchema) },
+    handler: async (ctx, { body }, reply) =>
+      one(toReaderProfile(await accounts.updateProfile(ctx, reply.request.readerAccount, body))),
   });
 
-  app.get('/accounts/me/profile/metadata', {
-    config: { scope: 'account:read', readerRequired: true },
-    schema: {
-      tags,
-      summary: 'The reader profile metadata',
-      description: '{key, value} pairs in the order they were last written.',
-      response: { 200: metadataResponse, ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (req) => one(await accounts.getMetadata(req.readerAccount)),
+  route(app, {
+    method: 'GET',
+    url: '/accounts/me/profile/metadata',
+    operationId: 'readerGetProfileMetadata',
+    summary: 'The reader profile metadata',
+    description: '{key, value} pairs in the order they were last written.',
+    tag,
+    access: { scope: 'account:read', readerRequired: true },
+    response: { 200: metadataResponse },
+    handler: async (ctx, _input, reply) => one(await accounts.getMetadata(ctx, reply.request.readerAccount)),
   });
 
-  app.put('/accounts/me/profile/metadata', {
-    config: { scope: 'account:write', readerRequired: true },
-    schema: {
-      tags,
-      summary: 'Replace the reader profile metadata',
-      description: 'The body is the complete set of pairs (keys unique, at most 50); an empty list removes them all.',
-      body: metadataBody,
-      response: { 200: metadataResponse, ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
-    },
-    handler: async (req) => one(await accounts.replaceMetadata(req.readerAccount, req.body.metadata)),
+  route(app, {
+    method: 'PUT',
+    url: '/accounts/me/profile/metadata',
+    operationId: 'readerReplaceProfileMetadata',
+    summary: 'Replace the reader profile metadata',
+    description: 'The body is the complete set of pairs (keys unique, at most 50); an empty list removes them all.',
+    tag,
+    access: { scope: 'account:write', readerRequired: true },
+    body: metadataBody,
+    response: { 200: metadataResponse },
+    handler: async (ctx, { body }, reply) =>
+      one(await accounts.replaceMetadata(ctx, reply.request.readerAccount, body.metadata)),
   });
 };

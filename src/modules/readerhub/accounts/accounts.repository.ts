@@ -1,20 +1,32 @@
-import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
+import { type AggregateRow, aggregate, part } from '../../../shared/aggregate.js';
 import { type Paginator, newestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
-import {
-  type ReaderProfileRow,
-  type ReaderRow,
-  readerProfileMetadata,
-  readerProfiles,
-  readers,
-} from './accounts.table.js';
+import { readerhubErrors } from '../readerhub.errors.js';
+import { type ReaderRow, readerProfileMetadata, readerProfiles, readers } from './accounts.table.js';
 
-export interface MetadataJson {
-  key: string;
-  value: string;
-}
-export type ProfileWithMetadata = ReaderProfileRow & { metadata: MetadataJson[] };
+/**
+ * The reader's profile and its {key, value} pairs, read in one statement, pairs in the
+ * order the reader gave them. The pairs have no deleted_at: replacing them removes the gone ones.
+ */
+// Declared apart: inside the aggregate's `parts` the contextual type widens the served
+// columns back to all of them, and the row type would claim fields the JSON lacks.
+const metadataPart = part(readerProfileMetadata, {
+  parent: readerProfileMetadata.profileId,
+  match: ['key'],
+  position: 'position',
+  columns: ['key', 'value'],
+});
+
+export const profileAggregate = aggregate(readerProfiles, {
+  owner: readerProfiles.readerId,
+  conflict: readerhubErrors.metadataConflict,
+  parts: { metadata: metadataPart },
+});
+
+export type ProfileWithMetadata = AggregateRow<typeof readerProfiles, typeof profileAggregate.parts>;
+export type MetadataPair = ProfileWithMetadata['metadata'][number];
 
 export interface ReaderIdentity {
   mediaId: string;
@@ -26,31 +38,22 @@ export interface ReaderIdentity {
 
 const order = newestFirst<ReaderRow>(readers);
 
-// The pairs of each profile in the same query, in the order the reader gave them.
-const withMetadata = {
-  ...getTableColumns(readerProfiles),
-  metadata: sql<MetadataJson[]>`coalesce((
-    select json_agg(json_build_object('key', m.key, 'value', m.value) order by m.position)
-    from reader_profile_metadata m
-    where m.profile_id = ${readerProfiles}.id
-  ), '[]'::json)`.as('metadata'),
-};
-
 const identityIs = (identity: Pick<ReaderIdentity, 'mediaId' | 'providerId' | 'sub'>) =>
   and(eq(readers.mediaId, identity.mediaId), eq(readers.providerId, identity.providerId), eq(readers.sub, identity.sub));
 
 export function createAccountsRepository(pager: Paginator) {
   return {
     // --- readers
-    async list(db: Executor, mediaId: string, query: PagingQuery & { email?: string | undefined }) {
-      return pager.page(
-        db.select().from(readers),
-        order,
-        `readers:${mediaId}`,
+    list: (db: Executor, mediaId: string, query: PagingQuery & { email?: string | undefined }) =>
+      pager.page(
+        {
+          select: () => db.select().from(readers),
+          keyset: order,
+          scope: `readers:${mediaId}`,
+          where: and(eq(readers.mediaId, mediaId), query.email ? sql`lower(${readers.email}) = lower(${query.email})` : undefined),
+        },
         query,
-        and(eq(readers.mediaId, mediaId), query.email ? sql`lower(${readers.email}) = lower(${query.email})` : undefined),
-      );
-    },
+      ),
 
     async find(db: Executor, mediaId: string, id: string): Promise<ReaderRow | undefined> {
       const [row] = await db
@@ -99,19 +102,23 @@ export function createAccountsRepository(pager: Paginator) {
     },
 
     // --- profile
+    /** The reader's profile with its pairs (the profile is found by its owner, the reader). */
     async findProfile(db: Executor, readerId: string): Promise<ProfileWithMetadata | undefined> {
-      const [row] = await db.select(withMetadata).from(readerProfiles).where(eq(readerProfiles.readerId, readerId));
+      const [row] = await db
+        .select(profileAggregate.columns)
+        .from(readerProfiles)
+        .where(and(eq(readerProfiles.readerId, readerId), profileAggregate.filter()));
       return row;
     },
 
-    /** The new profile, or undefined when the reader has one already. */
-    async insertProfile(db: Executor, values: typeof readerProfiles.$inferInsert): Promise<ReaderProfileRow | undefined> {
+    /** The new profile's id, or undefined when the reader has one already. */
+    async insertProfile(db: Executor, values: typeof readerProfiles.$inferInsert): Promise<string | undefined> {
       const [row] = await db
         .insert(readerProfiles)
         .values(values)
         .onConflictDoNothing({ target: readerProfiles.readerId })
-        .returning();
-      return row;
+        .returning({ id: readerProfiles.id });
+      return row?.id;
     },
 
     /** Locks the reader's profile for the rest of the transaction; its id, or undefined. */
@@ -131,23 +138,14 @@ export function createAccountsRepository(pager: Paginator) {
         .where(eq(readerProfiles.id, id));
     },
 
-    async metadata(db: Executor, profileId: string): Promise<MetadataJson[]> {
-      return db
-        .select({ key: readerProfileMetadata.key, value: readerProfileMetadata.value })
-        .from(readerProfileMetadata)
-        .where(eq(readerProfileMetadata.profileId, profileId))
-        .orderBy(asc(readerProfileMetadata.position));
-    },
-
-    /** Replaces every pair of the profile; run it in a transaction. */
-    async replaceMetadata(db: Executor, profileId: string, pairs: MetadataJson[]): Promise<void> {
-      await db.delete(readerProfileMetadata).where(eq(readerProfileMetadata.profileId, profileId));
-      if (pairs.length > 0) {
-        await db
-          .insert(readerProfileMetadata)
-          .values(pairs.map((p, position) => ({ profileId, position, key: p.key, value: p.value })));
-      }
-    },
+    /** Makes the profile's pairs exactly `pairs`, in that order; run it in a transaction. */
+    replaceMetadata: (tx: Executor, profileId: string, pairs: MetadataPair[]) =>
+      profileAggregate.replace(
+        tx,
+        'metadata',
+        profileId,
+        pairs.map((p) => ({ key: p.key, value: p.value })),
+      ),
   };
 }
 

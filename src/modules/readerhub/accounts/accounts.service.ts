@@ -1,13 +1,15 @@
 import type { Db, Executor } from '../../../db/client.js';
-import type { ReaderPrincipal } from '../../../shared/scopes.js';
+import type { RequestContext } from '../../../shared/http/route.js';
+import { insertOrFind } from '../../../shared/idempotent.js';
 import { readerhubErrors } from '../readerhub.errors.js';
 import type { AccountsRepository, ReaderIdentity } from './accounts.repository.js';
 import type { MetadataInput, ProfileCreate, ProfileUpdate, ReadersQuery } from './accounts.schemas.js';
 import type { ReaderRow } from './accounts.table.js';
 
-/** Who the token says the reader is. Routes that get here are `readerRequired`. */
-function identityOf(principal: ReaderPrincipal): ReaderIdentity {
-  if (principal.kind !== 'reader' || !principal.providerId || !principal.sub) {
+/** Who the context's token says the reader is. Routes that get here are `readerRequired`. */
+function identityOf(ctx: RequestContext): ReaderIdentity {
+  const principal = ctx.principal;
+  if (!principal || !('kind' in principal) || principal.kind !== 'reader' || !principal.providerId || !principal.sub) {
     // The route forgot `readerRequired`: a bug on our side, so a 500 rather than a client error.
     throw new Error('reader account asked for a principal that is not a signed-in reader');
   }
@@ -38,23 +40,23 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepository }
 
   return {
     /**
-     * The reader's account, created on first use. Reads first (the common case costs one
-     * indexed select); two first requests racing both end up with the same row.
+     * The account of the context's reader, created on first use. Reads first (the common
+     * case costs one indexed select); two first requests racing both end up with the same row.
      */
-    async ensure(principal: ReaderPrincipal): Promise<ReaderRow> {
-      const identity = identityOf(principal);
+    async ensure(ctx: RequestContext): Promise<ReaderRow> {
+      const identity = identityOf(ctx);
       const found = await repo.findByIdentity(db, identity);
       if (found) return found;
-      const inserted = await repo.insertIfAbsent(db, identity);
-      if (inserted) return inserted;
-      const winner = await repo.findByIdentity(db, identity);
-      if (!winner) throw new Error('reader account vanished after a conflicting insert');
-      return winner;
+      const { row } = await insertOrFind(
+        () => repo.insertIfAbsent(db, identity),
+        () => repo.findByIdentity(db, identity),
+      );
+      return row;
     },
 
     /** Verify oauth user: links or creates the account and refreshes e-mail and name from the token. */
-    async verify(principal: ReaderPrincipal): Promise<{ row: ReaderRow; created: boolean }> {
-      const identity = identityOf(principal);
+    async verify(ctx: RequestContext): Promise<{ row: ReaderRow; created: boolean }> {
+      const identity = identityOf(ctx);
       const written = await repo.upsert(db, identity);
       if (written) return written;
       const row = await repo.findByIdentity(db, identity);
@@ -62,32 +64,32 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepository }
       return { row, created: false };
     },
 
-    list: (mediaId: string, query: ReadersQuery) => repo.list(db, mediaId, query),
+    list: (ctx: RequestContext, query: ReadersQuery) => repo.list(db, ctx.mediaId, query),
 
-    async get(mediaId: string, id: string): Promise<ReaderRow> {
-      const row = await repo.find(db, mediaId, id);
+    async get(ctx: RequestContext, id: string): Promise<ReaderRow> {
+      const row = await repo.find(db, ctx.mediaId, id);
       if (!row) throw readerhubErrors.readerNotFound();
       return row;
     },
 
-    getProfile: (reader: ReaderRow) => loadProfile(reader.id),
+    getProfile: (_ctx: RequestContext, reader: ReaderRow) => loadProfile(reader.id),
 
-    async createProfile(reader: ReaderRow, input: ProfileCreate) {
+    async createProfile(_ctx: RequestContext, reader: ReaderRow, input: ProfileCreate) {
       return db.transaction(async (tx) => {
-        const row = await repo.insertProfile(tx, {
+        const id = await repo.insertProfile(tx, {
           readerId: reader.id,
           firstName: input.first_name ?? null,
           lastName: input.last_name ?? null,
           otherName: input.other_name ?? null,
           pronoun: input.pronoun ?? null,
         });
-        if (!row) throw readerhubErrors.profileExists();
-        await repo.replaceMetadata(tx, row.id, input.metadata ?? []);
+        if (!id) throw readerhubErrors.profileExists();
+        if (input.metadata?.length) await repo.replaceMetadata(tx, id, input.metadata);
         return loadProfile(reader.id, tx);
       });
     },
 
-    async updateProfile(reader: ReaderRow, patch: ProfileUpdate) {
+    async updateProfile(_ctx: RequestContext, reader: ReaderRow, patch: ProfileUpdate) {
       return db.transaction(async (tx) => {
         const id = await repo.lockProfile(tx, reader.id);
         if (!id) throw readerhubErrors.profileNotFound();
@@ -96,18 +98,18 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepository }
       });
     },
 
-    async getMetadata(reader: ReaderRow) {
+    async getMetadata(_ctx: RequestContext, reader: ReaderRow) {
       return (await loadProfile(reader.id)).metadata;
     },
 
     /** Replaces every pair at once; the profile row is locked so that two PUTs do not interleave. */
-    async replaceMetadata(reader: ReaderRow, pairs: MetadataInput) {
+    async replaceMetadata(_ctx: RequestContext, reader: ReaderRow, pairs: MetadataInput) {
       return db.transaction(async (tx) => {
         const id = await repo.lockProfile(tx, reader.id);
         if (!id) throw readerhubErrors.profileNotFound();
         await repo.replaceMetadata(tx, id, pairs);
         await repo.updateProfile(tx, id, {});
-        return repo.metadata(tx, id);
+        return (await loadProfile(reader.id, tx)).metadata;
       });
     },
   };

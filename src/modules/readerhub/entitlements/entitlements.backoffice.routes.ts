@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { backofficeResource } from '../../../shared/resource-routes.js';
+import { backofficeResource } from '../../../shared/http/resource.js';
+import { readerhubTags } from '../readerhub.tags.js';
 import { toBackofficeEntitlement } from './entitlements.mappers.js';
 import { entitlementCreateBody, entitlementSchema, entitlementsQuery } from './entitlements.schemas.js';
 import type { EntitlementsService } from './entitlements.service.js';
@@ -11,7 +12,8 @@ export const entitlementsBackofficeRoutes: FastifyPluginAsyncZod<{ entitlements:
 ) => {
   const resource = backofficeResource(app, {
     path: '/reader-entitlements',
-    tags: ['ReaderHub: Entitlements'],
+    names: { one: 'ReaderEntitlement', many: 'ReaderEntitlements' },
+    tag: readerhubTags.entitlements,
     item: entitlementSchema,
     map: toBackofficeEntitlement,
     read: 'readerhub:read',
@@ -22,7 +24,8 @@ export const entitlementsBackofficeRoutes: FastifyPluginAsyncZod<{ entitlements:
       summary: 'Create a reader entitlement',
       description: 'Grants `product_key` to the reader from starts_at (default now) until ends_at (default: no end).',
       body: entitlementCreateBody,
-      also: [404],
+      // reader_id names a reader of another media, or none.
+      errors: [404],
     },
     entitlements.create,
   );

@@ -34,21 +34,21 @@ export interface EntitlementFilter {
 export function createEntitlementsRepository(pager: Paginator) {
   return {
     /** One page, newest first; served by the reader index when a reader is named, else the media one. */
-    async list(db: Executor, filter: EntitlementFilter, query: PagingQuery, now: Date) {
-      const scope = filter.readerId ? `reader_entitlements:reader:${filter.readerId}` : `reader_entitlements:${filter.mediaId}`;
-      return pager.page(
-        db.select(withStatus(now)).from(e),
-        order,
-        scope,
+    list: (db: Executor, filter: EntitlementFilter, query: PagingQuery, now: Date) =>
+      pager.page(
+        {
+          select: () => db.select(withStatus(now)).from(e),
+          keyset: order,
+          scope: filter.readerId ? `reader_entitlements:reader:${filter.readerId}` : `reader_entitlements:${filter.mediaId}`,
+          where: and(
+            eq(e.mediaId, filter.mediaId),
+            filter.readerId ? eq(e.readerId, filter.readerId) : undefined,
+            filter.productKey ? eq(e.productKey, filter.productKey) : undefined,
+            filter.statuses ? inArray(statusAt(now), filter.statuses) : undefined,
+          ),
+        },
         query,
-        and(
-          eq(e.mediaId, filter.mediaId),
-          filter.readerId ? eq(e.readerId, filter.readerId) : undefined,
-          filter.productKey ? eq(e.productKey, filter.productKey) : undefined,
-          filter.statuses ? inArray(statusAt(now), filter.statuses) : undefined,
-        ),
-      );
-    },
+      ),
 
     async find(db: Executor, mediaId: string, id: string, now: Date): Promise<EntitlementView | undefined> {
       const [row] = await db

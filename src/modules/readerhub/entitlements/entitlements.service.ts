@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/client.js';
+import type { RequestContext } from '../../../shared/http/route.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { ReaderRow } from '../accounts/accounts.table.js';
 import { readerhubErrors } from '../readerhub.errors.js';
@@ -9,13 +10,13 @@ export function createEntitlementsService(deps: { db: Db; repo: EntitlementsRepo
   const { db, repo, accounts } = deps;
   return {
     /** Grants a product to a reader of the media (another media's reader is a 404). */
-    async create(mediaId: string, input: EntitlementCreate) {
-      const reader = await accounts.get(mediaId, input.reader_id);
+    async create(ctx: RequestContext, input: EntitlementCreate) {
+      const reader = await accounts.get(ctx, input.reader_id);
       const now = new Date();
       return repo.insert(
         db,
         {
-          mediaId,
+          mediaId: ctx.mediaId,
           readerId: reader.id,
           productKey: input.product_key,
           startsAt: input.starts_at ?? now,
@@ -25,28 +26,28 @@ export function createEntitlementsService(deps: { db: Db; repo: EntitlementsRepo
       );
     },
 
-    list: (mediaId: string, query: EntitlementsQuery) =>
+    list: (ctx: RequestContext, query: EntitlementsQuery) =>
       repo.list(
         db,
-        { mediaId, readerId: query.reader_id, productKey: query.product_key, statuses: query.status },
+        { mediaId: ctx.mediaId, readerId: query.reader_id, productKey: query.product_key, statuses: query.status },
         query,
         new Date(),
       ),
 
-    async get(mediaId: string, id: string) {
-      const row = await repo.find(db, mediaId, id, new Date());
+    async get(ctx: RequestContext, id: string) {
+      const row = await repo.find(db, ctx.mediaId, id, new Date());
       if (!row) throw readerhubErrors.entitlementNotFound();
       return row;
     },
 
     /** Sets revoked_at and keeps the row; revoking a revoked entitlement changes nothing. */
-    async revoke(mediaId: string, id: string): Promise<void> {
-      if (await repo.revoke(db, mediaId, id)) return;
-      if (!(await repo.find(db, mediaId, id, new Date()))) throw readerhubErrors.entitlementNotFound();
+    async revoke(ctx: RequestContext, id: string): Promise<void> {
+      if (await repo.revoke(db, ctx.mediaId, id)) return;
+      if (!(await repo.find(db, ctx.mediaId, id, new Date()))) throw readerhubErrors.entitlementNotFound();
     },
 
     /** The reader's own entitlements; only the active ones unless `status` asks for others. */
-    listForReader: (reader: ReaderRow, query: ReaderEntitlementsQuery) =>
+    listForReader: (_ctx: RequestContext, reader: ReaderRow, query: ReaderEntitlementsQuery) =>
       repo.list(
         db,
         { mediaId: reader.mediaId, readerId: reader.id, productKey: query.product_key, statuses: query.status ?? ['active'] },

@@ -1,5 +1,6 @@
 import type { Db } from '../../../db/client.js';
-import { softDelete } from '../../../shared/soft-delete.js';
+import type { RequestContext } from '../../../shared/http/route.js';
+import { insertOrFind } from '../../../shared/idempotent.js';
 import type { ReaderRow } from '../accounts/accounts.table.js';
 import { readerhubErrors } from '../readerhub.errors.js';
 import { type FavoritesRepository, favoriteAggregate } from './favorites.repository.js';
@@ -8,26 +9,23 @@ import type { FavoriteCreate, FavoritesQuery } from './favorites.schemas.js';
 export function createFavoritesService(deps: { db: Db; repo: FavoritesRepository }) {
   const { db, repo } = deps;
   return {
-    list: (reader: ReaderRow, query: FavoritesQuery) => repo.list(db, reader.id, query),
+    list: (_ctx: RequestContext, reader: ReaderRow, query: FavoritesQuery) => repo.list(db, reader.id, query),
 
     /**
      * Adds a favorite; adding it again answers the existing one (created: false). The record
      * is not checked to exist: contents and profiles have no module yet (see the table).
      */
-    async add(reader: ReaderRow, input: FavoriteCreate) {
+    add(_ctx: RequestContext, reader: ReaderRow, input: FavoriteCreate) {
       const key = { readerId: reader.id, kind: input.kind, recordId: input.record_id };
-      // A concurrent remove can slip between the two statements; then the insert is tried again.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const inserted = await repo.insertIfAbsent(db, key);
-        if (inserted) return { row: inserted, created: true };
-        const existing = await repo.findLive(db, key);
-        if (existing) return { row: existing, created: false };
-      }
-      throw new Error('favorite kept changing under concurrent writes');
+      return insertOrFind(
+        () => repo.insertIfAbsent(db, key),
+        () => repo.findLive(db, key),
+      );
     },
 
-    async remove(reader: ReaderRow, id: string): Promise<void> {
-      if (!(await softDelete(db, favoriteAggregate, id, reader.id))) throw readerhubErrors.favoriteNotFound();
+    /** Soft-deletes a live favorite of the reader; another reader's, or a removed one, is a 404. */
+    async remove(_ctx: RequestContext, reader: ReaderRow, id: string): Promise<void> {
+      if (!(await favoriteAggregate.softDelete(db, id, reader.id))) throw readerhubErrors.favoriteNotFound();
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { backofficeResource } from '../../../shared/resource-routes.js';
+import { backofficeResource } from '../../../shared/http/resource.js';
+import { readerhubTags } from '../readerhub.tags.js';
 import { toBackofficeInvitation } from './invitations.mappers.js';
 import { invitationCreateBody, invitationSchema, invitationsQuery } from './invitations.schemas.js';
 import type { InvitationsService } from './invitations.service.js';
@@ -11,7 +12,8 @@ export const invitationsBackofficeRoutes: FastifyPluginAsyncZod<{ invitations: I
 ) => {
   const resource = backofficeResource(app, {
     path: '/reader-invitations',
-    tags: ['ReaderHub: Invitations'],
+    names: { one: 'ReaderInvitation', many: 'ReaderInvitations' },
+    tag: readerhubTags.invitations,
     item: invitationSchema,
     map: toBackofficeInvitation,
     read: 'readerhub:read',

@@ -8,15 +8,16 @@ const order = newestFirst<ReaderInvitationRow>(readerInvitations);
 
 export function createInvitationsRepository(pager: Paginator) {
   return {
-    async list(db: Executor, mediaId: string, query: PagingQuery) {
-      return pager.page(
-        db.select().from(readerInvitations),
-        order,
-        `reader_invitations:${mediaId}`,
+    list: (db: Executor, mediaId: string, query: PagingQuery) =>
+      pager.page(
+        {
+          select: () => db.select().from(readerInvitations),
+          keyset: order,
+          scope: `reader_invitations:${mediaId}`,
+          where: eq(readerInvitations.mediaId, mediaId),
+        },
         query,
-        eq(readerInvitations.mediaId, mediaId),
-      );
-    },
+      ),
 
     async find(db: Executor, mediaId: string, id: string): Promise<ReaderInvitationRow | undefined> {
       const [row] = await db

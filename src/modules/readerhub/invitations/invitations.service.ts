@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/client.js';
+import { type RequestContext, systemContext } from '../../../shared/http/route.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { readerhubErrors } from '../readerhub.errors.js';
 import type { InvitationsRepository } from './invitations.repository.js';
@@ -7,23 +8,29 @@ import type { InvitationCreate } from './invitations.schemas.js';
 export function createInvitationsService(deps: { db: Db; repo: InvitationsRepository }) {
   const { db, repo } = deps;
 
-  const load = async (mediaId: string, id: string) => {
-    const row = await repo.find(db, mediaId, id);
+  const load = async (ctx: RequestContext, id: string) => {
+    const row = await repo.find(db, ctx.mediaId, id);
     if (!row) throw readerhubErrors.invitationNotFound();
     return row;
   };
 
   return {
-    create: (mediaId: string, input: InvitationCreate) =>
-      repo.insert(db, { mediaId, email: input.email, productKey: input.product_key ?? null, expiresAt: input.expires_at }),
+    /**
+     * A media id in place of the context is the system acting for that media (the tests
+     * seed expired invitations this way, which the API refuses to create).
+     */
+    create: (ctx: RequestContext | string, input: InvitationCreate) => {
+      const { mediaId } = typeof ctx === 'string' ? systemContext(ctx) : ctx;
+      return repo.insert(db, { mediaId, email: input.email, productKey: input.product_key ?? null, expiresAt: input.expires_at });
+    },
 
-    list: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
 
     get: load,
 
     /** What the invitee opens: an expired invitation is not served (404 invitation_expired). */
-    async open(mediaId: string, id: string) {
-      const row = await load(mediaId, id);
+    async open(ctx: RequestContext, id: string) {
+      const row = await load(ctx, id);
       if (row.expiresAt.getTime() <= Date.now()) throw readerhubErrors.invitationExpired();
       return row;
     },

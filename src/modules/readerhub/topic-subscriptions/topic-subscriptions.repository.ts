@@ -1,9 +1,18 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
+import { aggregate } from '../../../shared/aggregate.js';
 import { type Paginator, newestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { type TopicRow, topics } from '../../publisher/index.js';
+import { readerhubErrors } from '../readerhub.errors.js';
 import { type ReaderTopicSubscriptionRow, readerTopicSubscriptions as s } from './topic-subscriptions.table.js';
+
+/** A subscription belongs to its reader; unsubscribing soft-deletes it. */
+export const subscriptionAggregate = aggregate(s, {
+  owner: s.readerId,
+  conflict: readerhubErrors.topicSubscriptionConflict,
+  parts: {},
+});
 
 const withTopic = {
   id: s.id,
@@ -20,18 +29,21 @@ const order = newestFirst<SubscriptionWithTopic>(s);
 
 type Key = { readerId: string; topicId: string };
 
+const keyIs = (key: Key) => and(eq(s.readerId, key.readerId), eq(s.topicId, key.topicId), subscriptionAggregate.filter());
+
 export function createTopicSubscriptionsRepository(pager: Paginator) {
   return {
     /** The reader's live subscriptions with their topics, one query per page. */
-    async list(db: Executor, readerId: string, query: PagingQuery) {
-      return pager.page(
-        db.select(withTopic).from(s).innerJoin(topics, eq(topics.id, s.topicId)),
-        order,
-        `reader_topic_subscriptions:${readerId}`,
+    list: (db: Executor, readerId: string, query: PagingQuery) =>
+      pager.page(
+        {
+          select: () => db.select(withTopic).from(s).innerJoin(topics, eq(topics.id, s.topicId)),
+          keyset: order,
+          scope: `reader_topic_subscriptions:${readerId}`,
+          where: and(eq(s.readerId, readerId), subscriptionAggregate.filter()),
+        },
         query,
-        and(eq(s.readerId, readerId), isNull(s.deletedAt)),
-      );
-    },
+      ),
 
     /** The new subscription, or undefined when the reader follows the topic already. */
     async insertIfAbsent(db: Executor, key: Key): Promise<ReaderTopicSubscriptionRow | undefined> {
@@ -45,18 +57,13 @@ export function createTopicSubscriptionsRepository(pager: Paginator) {
     },
 
     async findLive(db: Executor, key: Key): Promise<ReaderTopicSubscriptionRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(s)
-        .where(and(eq(s.readerId, key.readerId), eq(s.topicId, key.topicId), isNull(s.deletedAt)));
+      const [row] = await db.select().from(s).where(keyIs(key));
       return row;
     },
 
+    /** Soft-deletes the live subscription of the key, if there is one, in one statement. */
     async softDelete(db: Executor, key: Key): Promise<void> {
-      await db
-        .update(s)
-        .set({ deletedAt: sql`now()` })
-        .where(and(eq(s.readerId, key.readerId), eq(s.topicId, key.topicId), isNull(s.deletedAt)));
+      await db.update(s).set({ deletedAt: sql`now()` }).where(keyIs(key));
     },
   };
 }
