@@ -1,22 +1,22 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/client.js';
-import { errors } from '../../shared/errors.js';
+import type { RequestContext } from '../../shared/http/route.js';
 import { isUuid, sha256 } from '../../shared/ids.js';
 import type { PagingQuery } from '../../shared/schemas.js';
+import { oauthErrors } from './oauth.errors.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthClientCreate } from './oauth.schemas.js';
 import type { OAuthClientRow } from './oauth.table.js';
-
 
 export function createClientsService(deps: { db: Db; repo: OAuthRepository; onRevoke: (clientId: string) => void }) {
   const { db, repo, onRevoke } = deps;
   return {
     /** A public client gets no usable secret: its hash is of random bytes nobody sees. */
-    async create(mediaId: string, input: OAuthClientCreate) {
+    async create(ctx: RequestContext, input: OAuthClientCreate) {
       const secret = `mpc_${randomBytes(32).toString('base64url')}`;
       const isPublic = input.type === 'public';
       const row = await repo.insertClient(db, {
-        mediaId,
+        mediaId: ctx.mediaId,
         name: input.name,
         scopes: input.scopes,
         clientType: input.type,
@@ -26,19 +26,19 @@ export function createClientsService(deps: { db: Db; repo: OAuthRepository; onRe
       return { row, secret: isPublic ? null : secret };
     },
 
-    list: (mediaId: string, query: PagingQuery) => repo.listClients(db, mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.listClients(db, ctx.mediaId, query),
 
-    async get(mediaId: string, id: string) {
+    async get(ctx: RequestContext, id: string) {
       const row = await repo.findClient(db, id);
-      if (!row || row.mediaId !== mediaId) throw errors.notFound('oauth_client');
+      if (!row || row.mediaId !== ctx.mediaId) throw oauthErrors.clientNotFound();
       return row;
     },
 
     /** Revokes the client and every refresh token it holds; its access tokens stop at once. */
-    async revoke(mediaId: string, id: string): Promise<void> {
+    async revoke(ctx: RequestContext, id: string): Promise<void> {
       await db.transaction(async (tx) => {
-        const row = await repo.revokeClient(tx, mediaId, id);
-        if (!row) throw errors.notFound('oauth_client');
+        const row = await repo.revokeClient(tx, ctx.mediaId, id);
+        if (!row) throw oauthErrors.clientNotFound();
         await repo.revokeClientRefreshTokens(tx, id);
       });
       onRevoke(id);

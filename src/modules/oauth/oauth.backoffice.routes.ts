@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { one } from '../../shared/envelopes.js';
-import { backofficeResource } from '../../shared/resource-routes.js';
-import { dataOf, errorResponses, isoTimestamp, uuid } from '../../shared/schemas.js';
+import { backofficeResource } from '../../shared/http/resource.js';
+import { route } from '../../shared/http/route.js';
+import { dataOf, isoTimestamp, uuid } from '../../shared/schemas.js';
 import { iso, isoOrNull } from '../../shared/time.js';
 import type { ClientsService } from './clients.service.js';
 import { toOAuthClient, toOAuthProvider } from './oauth.mappers.js';
@@ -13,6 +14,7 @@ import {
   oauthProviderCreateBody,
   oauthProviderSchema,
 } from './oauth.schemas.js';
+import { oauthTags } from './oauth.tags.js';
 import type { ProvidersService } from './providers.service.js';
 import type { SigningKeysService } from './signing-keys.service.js';
 
@@ -26,6 +28,16 @@ const signingKeySchema = z
   })
   .meta({ id: 'SigningKey' });
 
+const signingKeysBody = z.object({ data: z.array(signingKeySchema) });
+
+const toSigningKey = (row: { id: string; alg: string; retireAt: Date | null; insertedAt: Date }, index: number) => ({
+  kid: row.id,
+  alg: row.alg,
+  active: index === 0,
+  retire_at: isoOrNull(row.retireAt),
+  inserted_at: iso(row.insertedAt),
+});
+
 export interface OAuthBackofficeDeps {
   clients: ClientsService;
   providers: ProvidersService;
@@ -35,10 +47,11 @@ export interface OAuthBackofficeDeps {
 /** /core/v2/oauth: the media's OAuth clients, identity providers and token signing keys. */
 export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackofficeDeps }> = async (app, { oauth }) => {
   const { clients, providers, keys } = oauth;
-  const clientTags = ['Core: OAuth clients'];
+
   const clientRoutes = backofficeResource(app, {
     path: '/clients',
-    tags: clientTags,
+    names: { one: 'OAuthClient', many: 'OAuthClients' },
+    tag: oauthTags.clients,
     item: oauthClientSchema,
     map: toOAuthClient,
     read: 'admin:read',
@@ -47,18 +60,19 @@ export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackoffi
   clientRoutes.list({ summary: 'List OAuth clients' }, clients.list);
 
   // Create answers the client secret once, beside the record: not the standard create.
-  app.post('/clients', {
-    config: { permission: 'admin:write' },
-    schema: {
-      tags: clientTags,
-      summary: 'Register an OAuth client',
-      description: 'data.id is the client_id; data.secret is the client_secret, shown only here (stored as a hash).',
-      body: oauthClientCreateBody,
-      response: { 201: dataOf(createdOAuthClientSchema), ...errorResponses(400, 401, 403, 413, 415, 429) },
-    },
-    handler: async (req, reply) => {
-      const { row, secret } = await clients.create(req.principal.mediaId, req.body);
-      return reply.status(201).send(one({ ...toOAuthClient(row), secret }));
+  route(app, {
+    method: 'POST',
+    url: '/clients',
+    operationId: 'createOAuthClient',
+    summary: 'Register an OAuth client',
+    description: 'data.id is the client_id; data.secret is the client_secret, shown only here (stored as a hash).',
+    tag: oauthTags.clients,
+    access: { permission: 'admin:write' },
+    body: oauthClientCreateBody,
+    response: { 201: dataOf(createdOAuthClientSchema) },
+    handler: async (ctx, { body }) => {
+      const { row, secret } = await clients.create(ctx, body);
+      return one({ ...toOAuthClient(row), secret });
     },
   });
 
@@ -73,7 +87,8 @@ export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackoffi
 
   const providerRoutes = backofficeResource(app, {
     path: '/providers',
-    tags: ['Core: OAuth providers'],
+    names: { one: 'OAuthProvider', many: 'OAuthProviders' },
+    tag: oauthTags.providers,
     item: oauthProviderSchema,
     map: toOAuthProvider,
     read: 'admin:read',
@@ -81,7 +96,7 @@ export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackoffi
   });
   providerRoutes.list({ summary: 'List identity providers', description: 'client_secret is never shown.' }, providers.list);
   providerRoutes.create(
-    { summary: 'Register an identity provider', body: oauthProviderCreateBody, also: [409] },
+    { summary: 'Register an identity provider', body: oauthProviderCreateBody, errors: [409] },
     providers.create,
   );
   providerRoutes.get({ summary: 'Identity provider by id' }, providers.get);
@@ -90,35 +105,28 @@ export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackoffi
     providers.remove,
   );
 
-  const keyTags = ['Core: OAuth signing keys'];
-  const toSigningKey = (row: { id: string; alg: string; retireAt: Date | null; insertedAt: Date }, index: number) => ({
-    kid: row.id,
-    alg: row.alg,
-    active: index === 0,
-    retire_at: isoOrNull(row.retireAt),
-    inserted_at: iso(row.insertedAt),
+  route(app, {
+    method: 'GET',
+    url: '/signing-keys',
+    operationId: 'listOAuthSigningKeys',
+    summary: 'Live token signing keys',
+    description: 'The keys in the JWKS, newest (the signer) first. Private parts are never shown.',
+    tag: oauthTags.signingKeys,
+    access: { permission: 'admin:read' },
+    response: { 200: signingKeysBody },
+    handler: async (ctx) => ({ data: (await keys.list(ctx)).map(toSigningKey) }),
   });
 
-  app.get('/signing-keys', {
-    config: { permission: 'admin:read' },
-    schema: {
-      tags: keyTags,
-      summary: 'Live token signing keys',
-      description: 'The keys in the JWKS, newest (the signer) first. Private parts are never shown.',
-      response: { 200: z.object({ data: z.array(signingKeySchema) }), ...errorResponses(401, 403, 429) },
-    },
-    handler: async (req) => ({ data: (await keys.list(req.principal.mediaId)).map(toSigningKey) }),
-  });
-
-  app.post('/signing-keys/rotate', {
-    config: { permission: 'admin:write' },
-    schema: {
-      tags: keyTags,
-      summary: 'Rotate the token signing key',
-      description:
-        'A new key signs from now on. Older keys stay in the JWKS and keep verifying until the tokens they signed have expired.',
-      response: { 200: z.object({ data: z.array(signingKeySchema) }), ...errorResponses(401, 403, 429) },
-    },
-    handler: async (req) => ({ data: (await keys.rotate(req.principal.mediaId)).map(toSigningKey) }),
+  route(app, {
+    method: 'POST',
+    url: '/signing-keys/rotate',
+    operationId: 'rotateOAuthSigningKey',
+    summary: 'Rotate the token signing key',
+    description:
+      'A new key signs from now on. Older keys stay in the JWKS and keep verifying until the tokens they signed have expired.',
+    tag: oauthTags.signingKeys,
+    access: { permission: 'admin:write' },
+    response: { 200: signingKeysBody },
+    handler: async (ctx) => ({ data: (await keys.rotate(ctx)).map(toSigningKey) }),
   });
 };

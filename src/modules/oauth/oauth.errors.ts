@@ -1,7 +1,13 @@
-import { AppError } from '../../shared/errors.js';
+import { AppError, errors } from '../../shared/errors.js';
 
-// RFC 6749 section 5.2 error codes, carried in the envelope's `code`.
+/** Every error the OAuth module answers, with its code written out; bearer errors below. */
 export const oauthErrors = {
+  // Backoffice records.
+  clientNotFound: () => errors.notFound('oauth_client_not_found', 'oauth client not found'),
+  providerNotFound: () => errors.notFound('oauth_provider_not_found', 'oauth provider not found'),
+  providerExists: () => errors.conflict('oauth_provider_exists', 'a provider with this issuer already exists'),
+
+  // RFC 6749 section 5.2 error codes, carried in the envelope's `code`.
   invalidRequest: (message: string) => new AppError(400, 'invalid_request', message),
   invalidClient: (message = 'client authentication failed') =>
     new AppError(401, 'invalid_client', message, undefined, { 'www-authenticate': 'Basic realm="oauth"' }),

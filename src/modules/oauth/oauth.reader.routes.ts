@@ -2,9 +2,10 @@ import formbody from '@fastify/formbody';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponses } from '../../shared/schemas.js';
+import { route } from '../../shared/http/route.js';
 import { toOAuthProviderSummary } from './oauth.mappers.js';
 import { oauthProviderSummarySchema, tokenParams, tokenResponseSchema } from './oauth.schemas.js';
+import { oauthTags } from './oauth.tags.js';
 import type { ClientsService } from './clients.service.js';
 import type { ProvidersService } from './providers.service.js';
 import type { SigningKeysService } from './signing-keys.service.js';
@@ -49,74 +50,80 @@ const safeDecode = (value: string) => {
 export const oauthReaderRoutes: FastifyPluginAsyncZod<{ oauth: OAuthReaderDeps }> = async (app, { oauth }) => {
   // RFC 6749 token requests are form-encoded; only this plugin's routes accept that.
   await app.register(formbody, { bodyLimit: 16 * 1024 });
+  const tag = oauthTags.reader;
 
-  app.post('/token', {
+  route(app, {
+    method: 'POST',
+    url: '/token',
+    operationId: 'readerOAuthToken',
+    summary: 'Token endpoint (authorization code, client credentials, refresh token)',
+    description:
+      'Parameters as query string (as in the spec) or as an application/x-www-form-urlencoded body (RFC 6749). ' +
+      '`grand_type` (the spec\'s spelling) and `grant_type` are both accepted. Client credentials may also come as ' +
+      'HTTP Basic. Authorization code: the provider\'s tokens are returned unchanged. Errors carry the RFC 6749 code.',
+    tag,
+    access: { anonymous: true, mediaOptional: true },
+    querystring: tokenParams,
+    body: tokenParams.nullish(),
+    response: { 200: tokenResponseSchema },
+    // invalid_client (401) comes from the client's own credentials, not from a bearer token;
+    // 502 when the identity provider cannot be reached.
+    errors: [401, 502],
     config: {
-      anonymous: true,
-      mediaOptional: true,
       rateLimit: {
         max: oauth.tokenRateLimit,
         // Counted once the body is read, on the client the request names however it names it
         // (query, form or Basic): per client and IP for a registered client, so one noisy client
         // cannot lock out another; unknown client ids all share their IP's one bucket.
         hook: 'preHandler',
-        keyGenerator: async (req) => {
+        keyGenerator: async (req: FastifyRequest) => {
           const clientId = namedClient(req);
           const known = clientId ? await oauth.clients.findLive(clientId) : undefined;
           return known ? `token:${known.id}:${req.ip}` : `token:ip:${req.ip}`;
         },
       },
     },
-    schema: {
-      tags: ['Reader: OAuth'],
-      summary: 'Token endpoint (authorization code, client credentials, refresh token)',
-      description:
-        'Parameters as query string (as in the spec) or as an application/x-www-form-urlencoded body (RFC 6749). ' +
-        '`grand_type` (the spec\'s spelling) and `grant_type` are both accepted. Client credentials may also come as ' +
-        'HTTP Basic. Authorization code: the provider\'s tokens are returned unchanged. Errors carry the RFC 6749 code.',
-      security: [],
-      querystring: tokenParams,
-      body: tokenParams.nullish(),
-      response: { 200: tokenResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429, 502) },
-    },
-    handler: async (req, reply) => {
+    handler: async (ctx, { query, body }, reply) => {
+      const req = reply.request;
       const mediaHeader = req.headers['x-service-media-id'];
       const result = await oauth.tokens.token(
-        { ...req.query, ...req.body },
+        { ...query, ...body },
         {
           authorization: req.headers.authorization,
-          mediaId: typeof mediaHeader === 'string' ? req.mediaId : undefined,
+          mediaId: typeof mediaHeader === 'string' ? ctx.mediaId : undefined,
         },
       );
-      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result);
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return result;
     },
   });
 
-  app.get('/jwks', {
-    config: { anonymous: true },
-    schema: {
-      tags: ['Reader: OAuth'],
-      summary: "The media's public token signing keys (JWKS)",
-      security: [],
-      response: { 200: jwksSchema, ...errorResponses(400, 404, 429) },
-    },
-    handler: async (req, reply) =>
+  route(app, {
+    method: 'GET',
+    url: '/jwks',
+    operationId: 'readerOAuthJwks',
+    summary: "The media's public token signing keys (JWKS)",
+    tag,
+    access: { anonymous: true },
+    response: { 200: jwksSchema },
+    handler: async (ctx, _input, reply) => {
       reply
         .header('cache-control', 'public, max-age=60')
         // The keys depend on the media header: a shared cache must not serve one media's to another.
-        .header('vary', 'x-service-media-id')
-        .send(await oauth.keys.jwks(req.mediaId)),
+        .header('vary', 'x-service-media-id');
+      return oauth.keys.jwks(ctx.mediaId);
+    },
   });
 
-  app.get('/providers', {
-    config: { anonymous: true },
-    schema: {
-      tags: ['Reader: OAuth'],
-      summary: 'Identity providers readers can sign in with',
-      description: 'What a front end needs to start an authorization-code sign-in; no secrets.',
-      security: [],
-      response: { 200: z.object({ data: z.array(oauthProviderSummarySchema) }), ...errorResponses(400, 404, 429) },
-    },
-    handler: async (req) => ({ data: (await oauth.providers.live(req.mediaId)).map(toOAuthProviderSummary) }),
+  route(app, {
+    method: 'GET',
+    url: '/providers',
+    operationId: 'readerListOAuthProviders',
+    summary: 'Identity providers readers can sign in with',
+    description: 'What a front end needs to start an authorization-code sign-in; no secrets.',
+    tag,
+    access: { anonymous: true },
+    response: { 200: z.object({ data: z.array(oauthProviderSummarySchema) }) },
+    handler: async (ctx) => ({ data: (await oauth.providers.live(ctx.mediaId)).map(toOAuthProviderSummary) }),
   });
 };

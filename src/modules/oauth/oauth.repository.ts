@@ -1,8 +1,10 @@
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { errors, uniqueOr } from '../../shared/errors.js';
+import { aggregate } from '../../shared/aggregate.js';
+import { uniqueOr } from '../../shared/errors.js';
 import { type Paginator, newestFirst } from '../../shared/paging.js';
 import type { PagingQuery } from '../../shared/schemas.js';
+import { oauthErrors } from './oauth.errors.js';
 import {
   type OAuthClientRow,
   type OAuthProviderRow,
@@ -14,21 +16,33 @@ import {
   oauthSigningKeys,
 } from './oauth.table.js';
 
+/**
+ * Identity providers are removed softly: live ones are the filter of every read, and a
+ * removal stamps deleted_at. Rows are read with plain selects (Date timestamps), as the
+ * bearer verifier and the provider client take them.
+ */
+export const providerAggregate = aggregate(oauthProviders, {
+  owner: oauthProviders.mediaId,
+  conflict: oauthErrors.providerExists,
+  parts: {},
+});
+
 const clientOrder = newestFirst<OAuthClientRow>(oauthClients);
 const providerOrder = newestFirst<OAuthProviderRow>(oauthProviders);
 
 export function createOAuthRepository(pager: Paginator) {
   return {
     // --- clients
-    async listClients(db: Executor, mediaId: string, query: PagingQuery) {
-      return pager.page(
-        db.select().from(oauthClients),
-        clientOrder,
-        `oauth_clients:${mediaId}`,
+    listClients: (db: Executor, mediaId: string, query: PagingQuery) =>
+      pager.page(
+        {
+          select: db.select().from(oauthClients),
+          keyset: clientOrder,
+          scope: `oauth_clients:${mediaId}`,
+          where: eq(oauthClients.mediaId, mediaId),
+        },
         query,
-        eq(oauthClients.mediaId, mediaId),
-      );
-    },
+      ),
 
     async findClient(db: Executor, id: string): Promise<OAuthClientRow | undefined> {
       const [row] = await db.select().from(oauthClients).where(eq(oauthClients.id, id));
@@ -50,21 +64,22 @@ export function createOAuthRepository(pager: Paginator) {
     },
 
     // --- providers
-    async listProviders(db: Executor, mediaId: string, query: PagingQuery) {
-      return pager.page(
-        db.select().from(oauthProviders),
-        providerOrder,
-        `oauth_providers:${mediaId}`,
+    listProviders: (db: Executor, mediaId: string, query: PagingQuery) =>
+      pager.page(
+        {
+          select: db.select().from(oauthProviders),
+          keyset: providerOrder,
+          scope: `oauth_providers:${mediaId}`,
+          where: and(eq(oauthProviders.mediaId, mediaId), providerAggregate.filter()),
+        },
         query,
-        and(eq(oauthProviders.mediaId, mediaId), isNull(oauthProviders.deletedAt)),
-      );
-    },
+      ),
 
     async liveProviders(db: Executor, mediaId: string): Promise<OAuthProviderRow[]> {
       return db
         .select()
         .from(oauthProviders)
-        .where(and(eq(oauthProviders.mediaId, mediaId), isNull(oauthProviders.deletedAt)))
+        .where(and(eq(oauthProviders.mediaId, mediaId), providerAggregate.filter()))
         .orderBy(oauthProviders.name, oauthProviders.id);
     },
 
@@ -72,25 +87,18 @@ export function createOAuthRepository(pager: Paginator) {
       const [row] = await db
         .select()
         .from(oauthProviders)
-        .where(and(eq(oauthProviders.id, id), eq(oauthProviders.mediaId, mediaId), isNull(oauthProviders.deletedAt)));
+        .where(and(eq(oauthProviders.id, id), eq(oauthProviders.mediaId, mediaId), providerAggregate.filter()));
       return row;
     },
 
     async insertProvider(db: Executor, values: typeof oauthProviders.$inferInsert): Promise<OAuthProviderRow> {
-      const [row] = await uniqueOr(db.insert(oauthProviders).values(values).returning(), () =>
-        errors.conflict('oauth_provider_exists', 'a provider with this issuer already exists'),
-      );
+      const [row] = await uniqueOr(db.insert(oauthProviders).values(values).returning(), oauthErrors.providerExists);
       return row!;
     },
 
-    async deleteProvider(db: Executor, mediaId: string, id: string): Promise<boolean> {
-      const rows = await db
-        .update(oauthProviders)
-        .set({ deletedAt: sql`now()` })
-        .where(and(eq(oauthProviders.id, id), eq(oauthProviders.mediaId, mediaId), isNull(oauthProviders.deletedAt)))
-        .returning({ id: oauthProviders.id });
-      return rows.length > 0;
-    },
+    /** Soft-deletes a live provider; false when there is none. */
+    deleteProvider: (db: Executor, mediaId: string, id: string): Promise<boolean> =>
+      providerAggregate.softDelete(db, id, mediaId),
 
     // --- signing keys
     /** Keys that still verify tokens, newest first; the first one signs. */

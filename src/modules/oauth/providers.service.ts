@@ -1,15 +1,16 @@
 import type { Db } from '../../db/client.js';
-import { errors } from '../../shared/errors.js';
+import type { RequestContext } from '../../shared/http/route.js';
 import type { PagingQuery } from '../../shared/schemas.js';
+import { oauthErrors } from './oauth.errors.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthProviderCreate } from './oauth.schemas.js';
 
 export function createProvidersService(deps: { db: Db; repo: OAuthRepository; onChange: (mediaId: string) => void }) {
   const { db, repo, onChange } = deps;
   return {
-    async create(mediaId: string, input: OAuthProviderCreate) {
+    async create(ctx: RequestContext, input: OAuthProviderCreate) {
       const row = await repo.insertProvider(db, {
-        mediaId,
+        mediaId: ctx.mediaId,
         name: input.name,
         issuer: input.issuer,
         authorizationEndpoint: input.authorization_endpoint,
@@ -23,25 +24,28 @@ export function createProvidersService(deps: { db: Db; repo: OAuthRepository; on
         scopes: input.scopes,
         redirectUris: input.redirect_uris,
       });
-      onChange(mediaId);
+      onChange(ctx.mediaId);
       return row;
     },
 
-    list: (mediaId: string, query: PagingQuery) => repo.listProviders(db, mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.listProviders(db, ctx.mediaId, query),
 
-    /** Every live provider of the media, for the Reader's sign-in screen. */
+    async get(ctx: RequestContext, id: string) {
+      const row = await repo.findProvider(db, ctx.mediaId, id);
+      if (!row) throw oauthErrors.providerNotFound();
+      return row;
+    },
+
+    async remove(ctx: RequestContext, id: string): Promise<void> {
+      if (!(await repo.deleteProvider(db, ctx.mediaId, id))) throw oauthErrors.providerNotFound();
+      onChange(ctx.mediaId);
+    },
+
+    /** Every live provider of the media, for the Reader's sign-in screen and the bearer verifier. */
     live: (mediaId: string) => repo.liveProviders(db, mediaId),
 
-    async get(mediaId: string, id: string) {
-      const row = await repo.findProvider(db, mediaId, id);
-      if (!row) throw errors.notFound('oauth_provider');
-      return row;
-    },
-
-    async remove(mediaId: string, id: string): Promise<void> {
-      if (!(await repo.deleteProvider(db, mediaId, id))) throw errors.notFound('oauth_provider');
-      onChange(mediaId);
-    },
+    /** A live provider of the media, for the token endpoint; undefined when there is none. */
+    findLive: (mediaId: string, id: string) => repo.findProvider(db, mediaId, id),
   };
 }
 

@@ -1,6 +1,7 @@
 import { type CryptoKey, type JWK, exportJWK, generateKeyPair, importJWK } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
+import type { RequestContext } from '../../shared/http/route.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthSigningKeyRow } from './oauth.table.js';
 
@@ -67,13 +68,14 @@ export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; 
     jwks: async (mediaId: string) => ({ keys: (await live(mediaId)).jwks }),
 
     /** The keys in the JWKS, signer first (made on first use). */
-    async list(mediaId: string): Promise<OAuthSigningKeyRow[]> {
-      await live(mediaId);
-      return repo.liveSigningKeys(db, mediaId);
+    async list(ctx: RequestContext): Promise<OAuthSigningKeyRow[]> {
+      await live(ctx.mediaId);
+      return repo.liveSigningKeys(db, ctx.mediaId);
     },
 
     /** A new signer; older keys keep verifying until the longest-lived token they signed expires. */
-    async rotate(mediaId: string): Promise<OAuthSigningKeyRow[]> {
+    async rotate(ctx: RequestContext): Promise<OAuthSigningKeyRow[]> {
+      const { mediaId } = ctx;
       const rows = await db.transaction(async (tx) => {
         await repo.lockMediaKeys(tx, mediaId);
         const row = await repo.insertSigningKey(tx, await newKeyValues(mediaId));

@@ -109,11 +109,9 @@ export function createTokensService(deps: {
   const findProvider = async (mediaId: string, id: string | undefined) => {
     if (!id) throw oauthErrors.invalidRequest('oauth_provider_id is required');
     if (!isUuid(id)) throw oauthErrors.invalidRequest('oauth_provider_id must be a UUID');
-    try {
-      return await providers.get(mediaId, id);
-    } catch {
-      throw oauthErrors.invalidRequest('unknown oauth_provider_id');
-    }
+    const provider = await providers.findLive(mediaId, id);
+    if (!provider) throw oauthErrors.invalidRequest('unknown oauth_provider_id');
+    return provider;
   };
 
   /**
