@@ -74,7 +74,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return defaultJson(req, body as string, done);
   });
 
-  const services = await createServices({ db: database.db, logger, publicBaseUrl: config.publicBaseUrl });
+  const services = await createServices({
+    db: database.db,
+    logger,
+    publicBaseUrl: config.publicBaseUrl,
+    allowInsecureProviderUrls: config.oauthAllowInsecureProviders,
+  });
   app.decorate('services', services);
   app.decorate('routeTable', []);
   app.decorate('operationIds', new Set<string>());

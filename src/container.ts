@@ -9,14 +9,25 @@ import { createReaderhubServices } from './modules/readerhub/index.js';
 import { Paginator } from './shared/paging.js';
 
 /** The composition root: every module's services, built once over one database. */
-export async function createServices(deps: { db: Db; logger: Logger; publicBaseUrl?: string | undefined }) {
+export async function createServices(deps: {
+  db: Db;
+  logger: Logger;
+  publicBaseUrl?: string | undefined;
+  /** OAUTH_ALLOW_INSECURE_PROVIDERS */
+  allowInsecureProviderUrls?: boolean;
+}) {
   const pager = new Paginator(await serviceSecret(deps.db, 'cursor_hmac_key'));
   const publisher = createPublisherServices({ db: deps.db, pager });
   return {
     pager,
     core: createCoreServices({ db: deps.db, pager, logger: deps.logger }),
     community: createCommunityServices({ db: deps.db, pager }),
-    oauth: createOAuthServices({ db: deps.db, pager, issuer: issuerFor(deps.publicBaseUrl) }),
+    oauth: createOAuthServices({
+      db: deps.db,
+      pager,
+      issuer: issuerFor(deps.publicBaseUrl),
+      allowInsecureProviderUrls: deps.allowInsecureProviderUrls ?? false,
+    }),
     publisher,
     readerhub: createReaderhubServices({ db: deps.db, pager, topics: publisher.topics }),
   };

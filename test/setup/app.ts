@@ -47,7 +47,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Auth tests send hundreds of refused requests from one address; the throttle on failed
   // authentication has tests of its own that set a low limit.
-  return { ...loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }), authFailureLimit: 1_000_000, ...overrides };
+  return { ...loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }), authFailureLimit: 1_000_000, oauthAllowInsecureProviders: true, ...overrides };
 }
 
 export interface TestContext {

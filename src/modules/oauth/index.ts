@@ -19,13 +19,18 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const issuerFor = (publicBaseUrl: string | undefined) =>
   publicBaseUrl ? `${publicBaseUrl}/api/media/v1` : 'urn:media-publishing-service';
 
-export function createOAuthServices(deps: { db: Db; pager: Paginator; issuer: string }) {
+export function createOAuthServices(deps: { db: Db; pager: Paginator; issuer: string; allowInsecureProviderUrls?: boolean }) {
   const { db, pager, issuer } = deps;
   const repo = createOAuthRepository(pager);
   // The verifier caches providers and client liveness; changes made here reach it at once.
   const late: { verifier?: ReturnType<typeof createBearerVerifier> } = {};
   const clients = createClientsService({ db, repo, onRevoke: (id) => late.verifier?.clientChanged(id) });
-  const providers = createProvidersService({ db, repo, onChange: (mediaId) => late.verifier?.providersChanged(mediaId) });
+  const providers = createProvidersService({
+    db,
+    repo,
+    onChange: (mediaId) => late.verifier?.providersChanged(mediaId),
+    allowInsecureUrls: deps.allowInsecureProviderUrls ?? false,
+  });
   const keys = createSigningKeysService({ db, repo, accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS });
   const verifier = createBearerVerifier({ issuer, keys, clients, providers });
   late.verifier = verifier;

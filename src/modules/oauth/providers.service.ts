@@ -4,11 +4,19 @@ import type { PagingQuery } from '../../shared/schemas.js';
 import { oauthErrors } from './oauth.errors.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthProviderCreate } from './oauth.schemas.js';
+import { checkProviderUrls } from './provider-urls.js';
 
-export function createProvidersService(deps: { db: Db; repo: OAuthRepository; onChange: (mediaId: string) => void }) {
-  const { db, repo, onChange } = deps;
+export function createProvidersService(deps: {
+  db: Db;
+  repo: OAuthRepository;
+  onChange: (mediaId: string) => void;
+  /** OAUTH_ALLOW_INSECURE_PROVIDERS: http:// and loopback or private addresses accepted (development, tests). */
+  allowInsecureUrls?: boolean;
+}) {
+  const { db, repo, onChange, allowInsecureUrls = false } = deps;
   return {
     async create(ctx: RequestContext, input: OAuthProviderCreate) {
+      if (!allowInsecureUrls) checkProviderUrls(input);
       const row = await repo.insertProvider(db, {
         mediaId: ctx.mediaId,
         name: input.name,
