@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../setup/app.js';
+import { expectError as expectEnvelope } from '../setup/expect.js';
 import { type Client, type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
 
 let ctx: TestContext;
@@ -37,22 +38,9 @@ const LEAKS = [
 
 /** The one error envelope, with the expected status and code, and nothing internal in it. */
 function expectError(res: LightMyRequestResponse, status: number, code?: string) {
-  expect(res.statusCode, res.body).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  const body = res.json();
-  expect(Object.keys(body).filter((k) => !['error', 'code', 'details'].includes(k))).toEqual([]);
-  expect(body.error).toEqual(expect.any(String));
-  expect(body.code).toMatch(/^[a-z][a-z0-9_]*$/);
-  if (code) expect(body.code).toBe(code);
-  if ('details' in body) {
-    expect(Array.isArray(body.details)).toBe(true);
-    for (const detail of body.details) {
-      expect(Object.keys(detail).sort()).toEqual(['message', 'path']);
-      expect(detail).toEqual({ path: expect.any(String), message: expect.any(String) });
-    }
-  }
+  const body = expectEnvelope(res, status, code);
   for (const leak of LEAKS) expect(res.body, `leaks ${leak}`).not.toMatch(leak);
-  return body as { error: string; code: string; details?: Array<{ path: string; message: string }> };
+  return body;
 }
 
 /** Every live row of a listing, following meta.next. */

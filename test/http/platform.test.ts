@@ -9,6 +9,7 @@ import type { Config } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
 import { REDACT_PATHS } from '../../src/plugins/request-log.js';
 import { type TestContext, createTestApp, createTestDatabase, testConfig } from '../setup/app.js';
+import { UUID } from '../setup/expect.js';
 import { type SeededMedia, client, seedMedia } from '../setup/factories.js';
 
 // The schemas each interface route declares, as Fastify saw them, to hold the OpenAPI
@@ -25,7 +26,6 @@ vi.mock(import('../../src/plugins/route-table.js'), async (importOriginal) => {
   };
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let ctx: TestContext;
 let seeded: SeededMedia;

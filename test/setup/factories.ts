@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { z } from 'zod';
 import type { App } from '../../src/app.js';
+import type { categorySchema } from '../../src/modules/core/categories/categories.schemas.js';
 import { ROLES, type Role } from '../../src/shared/permissions.js';
 
 export interface SeededMedia {
@@ -60,14 +62,6 @@ export async function createCategory(api: Client, body: Record<string, unknown> 
   return res.json().data as CategoryWire;
 }
 
-export interface CategoryWire {
-  id: string;
-  locales: Array<{ id: string; locale: string; name: string; description: string | null; deleted_at: string | null }>;
-  svg_icon: string | null;
-  is_archived: boolean;
-  inserted_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-}
+export type CategoryWire = z.output<typeof categorySchema>;
 
 export const json = (res: LightMyRequestResponse) => res.json() as Record<string, unknown> & { data: unknown };

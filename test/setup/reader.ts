@@ -1,5 +1,7 @@
+import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
 import { client } from './factories.js';
+import type { JwksTestProvider } from './identity-providers.js';
 
 /** Registers an OAuth client through the Backoffice and returns its credentials. */
 export async function registerClient(
@@ -65,4 +67,21 @@ export function readerClient(app: App, mediaId: string, token?: string) {
       app.inject({ method: 'PATCH', url, headers: headers(extra), ...(payload !== undefined && { payload: payload as object }) }),
     delete: (url: string, extra?: Record<string, string>) => app.inject({ method: 'DELETE', url, headers: headers(extra) }),
   };
+}
+
+/** Readers of one media, with tokens that `provider` signs (a JWKS provider registered for it). */
+export function readersOf(app: App, provider: Pick<JwksTestProvider, 'mint'>, mediaId: string) {
+  /** A Reader client with a token for `sub`, before any Verify. */
+  const asReader = async (sub: string, claims: Record<string, unknown> = {}) =>
+    readerClient(app, mediaId, await provider.mint({ sub, ...claims }));
+
+  /** A signed-in reader: Verify created (201) or found (200) the account. */
+  const signIn = async (sub: string, claims: Record<string, unknown> = {}) => {
+    const api = await asReader(sub, claims);
+    const res = await api.post('/api/media/v1/oauth/verify');
+    expect([200, 201], res.body).toContain(res.statusCode);
+    return { api, id: res.json().data.id as string, status: res.statusCode };
+  };
+
+  return { asReader, signIn };
 }

@@ -1,8 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { apiKeySchema, createdApiKeySchema } from '../../../src/modules/core/api-keys/api-keys.schemas.js';
 import { apiKeys } from '../../../src/modules/core/api-keys/api-keys.table.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
+import { ISO_MS, UUID } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 
 let ctx: TestContext;
@@ -20,22 +23,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PUBLIC_FIELDS = ['expires_at', 'id', 'inserted_at', 'last_used_at', 'name', 'prefix', 'revoked_at', 'role', 'updated_at'];
 
-interface ApiKeyWire {
-  id: string;
-  name: string;
-  role: string;
-  prefix: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  revoked_at: string | null;
-  inserted_at: string;
-  updated_at: string;
-}
-type CreatedApiKeyWire = ApiKeyWire & { key: string };
+type ApiKeyWire = z.output<typeof apiKeySchema>;
+type CreatedApiKeyWire = z.output<typeof createdApiKeySchema>;
 
 // Both drivers answer db.execute with { rows }.
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

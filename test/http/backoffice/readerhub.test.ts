@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../../setup/app.js';
+import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 import { type JwksTestProvider, startJwksProvider } from '../../setup/identity-providers.js';
-import { clientToken, readerClient, registerClient, registerProvider } from '../../setup/reader.js';
+import { clientToken, readerClient, readersOf, registerClient, registerProvider } from '../../setup/reader.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -18,8 +18,6 @@ let alice: { id: string };
 let bob: { id: string };
 let foreignReader: { id: string };
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HOUR = 3_600_000;
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 
@@ -33,25 +31,20 @@ beforeAll(async () => {
   admin = client(ctx.app, media.keys.admin);
   viewer = client(ctx.app, media.keys.viewer);
   editor = client(ctx.app, media.keys.editor);
-  alice = await signIn('alice', { email: 'Alice@Example.test', name: 'Alice' });
-  bob = await signIn('bob', { email: 'bob@example.test' });
-  foreignReader = await signIn('alice', {}, other.mediaId);
+  // Each is a first sign-in: Verify creates the account (201).
+  alice = await firstSignIn('alice', { email: 'Alice@Example.test', name: 'Alice' });
+  bob = await firstSignIn('bob', { email: 'bob@example.test' });
+  foreignReader = await firstSignIn('alice', {}, other.mediaId);
 });
 afterAll(async () => {
   await ctx?.close();
   await jwks?.close();
 });
 
-async function signIn(sub: string, claims: Record<string, unknown> = {}, mediaId = media.mediaId) {
-  const res = await readerClient(ctx.app, mediaId, await jwks.mint({ sub, ...claims })).post('/api/media/v1/oauth/verify');
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { id: string };
-}
-
-function expectError(res: LightMyRequestResponse, status: number, code: string) {
-  expect(res.statusCode, res.body).toBe(status);
-  expect(res.json()).toEqual(expect.objectContaining({ error: expect.any(String), code }));
-  return res.json();
+async function firstSignIn(sub: string, claims: Record<string, unknown> = {}, mediaId = media.mediaId) {
+  const reader = await readersOf(ctx.app, jwks, mediaId).signIn(sub, claims);
+  expect(reader.status).toBe(201);
+  return reader;
 }
 
 describe('GET /core/v2/readers', () => {
@@ -187,7 +180,7 @@ describe('reader entitlements', () => {
   });
 
   it('lists newest first, filtered by reader, product key and status', async () => {
-    const reader = await signIn(`lister-${randomUUID()}`);
+    const reader = await firstSignIn(`lister-${randomUUID()}`);
     const a = (await admin.post('/core/v2/reader-entitlements', { reader_id: reader.id, product_key: 'one' })).json().data;
     const b = (await admin.post('/core/v2/reader-entitlements', { reader_id: reader.id, product_key: 'two', starts_at: at(HOUR) })).json().data;
     const c = (await admin.post('/core/v2/reader-entitlements', { reader_id: reader.id, product_key: 'one' })).json().data;
@@ -337,46 +330,5 @@ describe('reader invitations', () => {
     expectError(await editor.post('/core/v2/reader-invitations', { email: 'a@example.test', expires_at: at(HOUR) }), 403, 'forbidden');
     expectError(await editor.get('/core/v2/reader-invitations'), 403, 'forbidden');
     expectError(await viewer.post('/core/v2/reader-invitations', { email: 'a@example.test', expires_at: at(HOUR) }), 403, 'forbidden');
-  });
-});
-
-describe('topics (Backoffice)', () => {
-  it('creates a topic (201), reads it, and lists the media topics in the order they were created', async () => {
-    const res = await editor.post('/core/v2/topics', { key: 'climate', name: 'Climate', description: 'Weather and more' });
-    expect(res.statusCode, res.body).toBe(201);
-    const topic = res.json().data;
-    expect(topic).toEqual({
-      id: expect.stringMatching(UUID),
-      key: 'climate',
-      name: 'Climate',
-      description: 'Weather and more',
-      inserted_at: expect.stringMatching(ISO_MS),
-      updated_at: expect.stringMatching(ISO_MS),
-    });
-    const second = (await editor.post('/core/v2/topics', { key: 'energy', name: 'Energy' })).json().data;
-    expect((await viewer.get(`/core/v2/topics/${topic.id}`)).json().data).toEqual(topic);
-    const listed = (await viewer.get('/core/v2/topics')).json();
-    expect(listed.data.map((t: { id: string }) => t.id)).toEqual([topic.id, second.id]);
-    const page = (await viewer.get('/core/v2/topics?limit=1')).json();
-    expect((await viewer.get(page.meta.next)).json().data.map((t: { id: string }) => t.id)).toEqual([second.id]);
-  });
-
-  it('refuses a key used twice in the media (409 topic_exists) but allows it in another media', async () => {
-    await editor.post('/core/v2/topics', { key: 'twice', name: 'Twice' });
-    expectError(await editor.post('/core/v2/topics', { key: 'twice', name: 'Again' }), 409, 'topic_exists');
-    expect((await client(ctx.app, other.keys.editor).post('/core/v2/topics', { key: 'twice', name: 'Elsewhere' })).statusCode).toBe(201);
-  });
-
-  it('refuses a malformed key, a missing name and unknown fields (400)', async () => {
-    for (const body of [{ key: 'Has Caps', name: 'X' }, { key: 'ok' }, { key: 'ok2', name: 'X', media_id: randomUUID() }]) {
-      expectError(await editor.post('/core/v2/topics', body), 400, 'validation_failed');
-    }
-  });
-
-  it("answers 404 for another media's topic, and 403 to roles without core permissions", async () => {
-    const foreign = (await client(ctx.app, other.keys.editor).post('/core/v2/topics', { key: 'foreign', name: 'Foreign' })).json().data;
-    expectError(await editor.get(`/core/v2/topics/${foreign.id}`), 404, 'topic_not_found');
-    expectError(await client(ctx.app, media.keys.ad_manager).get('/core/v2/topics'), 403, 'forbidden');
-    expectError(await viewer.post('/core/v2/topics', { key: 'viewer', name: 'Viewer' }), 403, 'forbidden');
   });
 });

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { referenceSchema } from '../../../src/modules/core/references/references.schemas.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
+import { ISO_MS, UUID } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 
 let ctx: TestContext;
@@ -16,18 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-interface ReferenceWire {
-  id: string;
-  provider: string;
-  ref: string;
-  urn: string;
-  expires_at: string | null;
-  inserted_at: string;
-  updated_at: string;
-}
+type ReferenceWire = z.output<typeof referenceSchema>;
 
 const urnOf = (kind = 'content') => `urn:mps:${kind}:${randomUUID()}`;
 const past = () => new Date(Date.now() - 60_000).toISOString();

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../../src/plugins/route-table.js';
 import { ROLES, type Role, can } from '../../../src/shared/permissions.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
+import { expectError } from '../../setup/expect.js';
 import { type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 
 // The table is read at collection time, so that each route gets tests of its own and a
@@ -68,13 +68,6 @@ function pathOf(entry: RouteEntry, override: Record<string, string> = {}): strin
 
 const call = (entry: RouteEntry, headers: Record<string, string>, override: Record<string, string> = {}) =>
   ctx.app.inject({ method: entry.method as 'GET', url: pathOf(entry, override), headers });
-
-function expectError(res: LightMyRequestResponse, status: number, code: string) {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json();
-  expect(body).toEqual(expect.objectContaining({ error: expect.any(String), code }));
-  expect(Object.keys(body).every((k) => ['error', 'code', 'details'].includes(k))).toBe(true);
-}
 
 const rolesLacking = (permission: RouteEntry['permission']): Role[] =>
   permission ? ROLES.filter((role) => !can(role, permission)) : [];

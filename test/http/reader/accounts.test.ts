@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../../setup/app.js';
+import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 import { type JwksTestProvider, startJwksProvider } from '../../setup/identity-providers.js';
-import { clientToken, readerClient, registerClient, registerProvider } from '../../setup/reader.js';
+import { clientToken, readerClient, readersOf, registerClient, registerProvider } from '../../setup/reader.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -16,9 +16,7 @@ let otherProviderId: string;
 let appToken: string;
 let topicIds: string[];
 let otherTopicId: string;
-
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+let readers: ReturnType<typeof readersOf>;
 
 beforeAll(async () => {
   ctx = await createTestApp({ rateLimit: { backoffice: 10_000, reader: 10_000, anonymous: 10_000, token: 10_000 } });
@@ -30,6 +28,7 @@ beforeAll(async () => {
   // The same identity provider serves both media: the same person is a reader of each, apart.
   otherProviderId = await registerProvider(ctx.app, other.keys.admin, jwks.registration);
   await registerProvider(ctx.app, media.keys.admin, { ...readOnly.registration, scopes: ['media:read', 'account:read'] });
+  readers = readersOf(ctx.app, jwks, media.mediaId);
   appToken = (await clientToken(ctx.app, await registerClient(ctx.app, media.keys.admin))).access_token;
 
   const editor = client(ctx.app, media.keys.editor);
@@ -48,19 +47,9 @@ afterAll(async () => {
   await readOnly?.close();
 });
 
-/** A Reader client for a signed-in reader of `media` (or of another media). */
-async function asReader(sub: string, claims: Record<string, unknown> = {}, mediaId = media.mediaId) {
-  return readerClient(ctx.app, mediaId, await jwks.mint({ sub, ...claims }));
-}
-
-function expectError(res: LightMyRequestResponse, status: number, code: string) {
-  expect(res.statusCode, res.body).toBe(status);
-  expect(res.json()).toEqual(expect.objectContaining({ error: expect.any(String), code }));
-}
-
 describe('POST /api/media/v1/oauth/verify', () => {
   it('creates the reader account on first sign-in (201) and links the same account afterwards (200)', async () => {
-    const reader = await asReader('verify-first', { email: 'first@example.test', name: 'First Reader' });
+    const reader = await readers.asReader('verify-first', { email: 'first@example.test', name: 'First Reader' });
     const created = await reader.post('/api/media/v1/oauth/verify');
     expect(created.statusCode, created.body).toBe(201);
     const account = created.json().data;
@@ -80,25 +69,25 @@ describe('POST /api/media/v1/oauth/verify', () => {
   });
 
   it('refreshes e-mail and name from a newer token, and keeps them when a token lacks the claims', async () => {
-    const first = await (await asReader('verify-refresh', { email: 'old@example.test', name: 'Old' })).post('/api/media/v1/oauth/verify');
+    const first = await (await readers.asReader('verify-refresh', { email: 'old@example.test', name: 'Old' })).post('/api/media/v1/oauth/verify');
     const id = first.json().data.id;
-    const changed = await (await asReader('verify-refresh', { email: 'new@example.test', name: 'New' })).post('/api/media/v1/oauth/verify');
+    const changed = await (await readers.asReader('verify-refresh', { email: 'new@example.test', name: 'New' })).post('/api/media/v1/oauth/verify');
     expect(changed.statusCode).toBe(200);
     expect(changed.json().data).toMatchObject({ id, email: 'new@example.test', name: 'New' });
-    const bare = await (await asReader('verify-refresh')).post('/api/media/v1/oauth/verify');
+    const bare = await (await readers.asReader('verify-refresh')).post('/api/media/v1/oauth/verify');
     expect(bare.json().data).toMatchObject({ id, email: 'new@example.test', name: 'New' });
   });
 
   it('creates exactly one account when first sign-ins race', async () => {
-    const reader = await asReader('verify-race', { email: 'race@example.test' });
+    const reader = await readers.asReader('verify-race', { email: 'race@example.test' });
     const answers = await Promise.all(Array.from({ length: 6 }, () => reader.post('/api/media/v1/oauth/verify')));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 201]);
     expect(new Set(answers.map((a) => a.json().data.id)).size).toBe(1);
   });
 
   it('keeps the same person apart in two media that share an identity provider', async () => {
-    const here = (await (await asReader('two-media')).post('/api/media/v1/oauth/verify')).json().data;
-    const there = await (await asReader('two-media', {}, other.mediaId)).post('/api/media/v1/oauth/verify');
+    const here = (await (await readers.asReader('two-media')).post('/api/media/v1/oauth/verify')).json().data;
+    const there = await (await readersOf(ctx.app, jwks, other.mediaId).asReader('two-media')).post('/api/media/v1/oauth/verify');
     expect(there.statusCode).toBe(201);
     expect(there.json().data.id).not.toBe(here.id);
     expect(there.json().data.provider_id).toBe(otherProviderId);
@@ -117,7 +106,7 @@ describe('POST /api/media/v1/oauth/verify', () => {
 
 describe('GET /api/media/v1/oauth/userinfo', () => {
   it("answers the reader's account with the token's scopes, creating the account on first use", async () => {
-    const reader = await asReader('userinfo', { email: 'info@example.test' });
+    const reader = await readers.asReader('userinfo', { email: 'info@example.test' });
     const info = await reader.get('/api/media/v1/oauth/userinfo');
     expect(info.statusCode, info.body).toBe(200);
     expect(info.json().data).toEqual({
@@ -139,7 +128,7 @@ describe('GET /api/media/v1/oauth/userinfo', () => {
 
 describe('the reader profile', () => {
   it('answers 404 reader_profile_not_found before the profile exists', async () => {
-    const reader = await asReader('profile-none');
+    const reader = await readers.asReader('profile-none');
     expectError(await reader.get('/api/media/v1/accounts/me/profile'), 404, 'reader_profile_not_found');
     expectError(await reader.patch('/api/media/v1/accounts/me/profile', { first_name: 'X' }), 404, 'reader_profile_not_found');
     expectError(await reader.get('/api/media/v1/accounts/me/profile/metadata'), 404, 'reader_profile_not_found');
@@ -147,7 +136,7 @@ describe('the reader profile', () => {
   });
 
   it('is created with its metadata (201), read back, and created only once (409 reader_profile_exists)', async () => {
-    const reader = await asReader('profile-create');
+    const reader = await readers.asReader('profile-create');
     const res = await reader.post('/api/media/v1/accounts/me/profile', {
       first_name: 'Ada',
       last_name: 'Lovelace',
@@ -180,7 +169,7 @@ describe('the reader profile', () => {
   });
 
   it('updates only the fields sent, and clears one with null', async () => {
-    const reader = await asReader('profile-update');
+    const reader = await readers.asReader('profile-update');
     await reader.post('/api/media/v1/accounts/me/profile', { first_name: 'Grace', last_name: 'Hopper', other_name: 'Amazing' });
     const res = await reader.patch('/api/media/v1/accounts/me/profile', { last_name: 'Murray', other_name: null });
     expect(res.statusCode, res.body).toBe(200);
@@ -188,7 +177,7 @@ describe('the reader profile', () => {
   });
 
   it('refuses unknown and server-owned fields with 400, and writes nothing', async () => {
-    const reader = await asReader('profile-strict');
+    const reader = await readers.asReader('profile-strict');
     for (const body of [{ id: randomUUID() }, { reader_id: randomUUID() }, { inserted_at: new Date().toISOString() }, { nickname: 'x' }]) {
       expectError(await reader.post('/api/media/v1/accounts/me/profile', body), 400, 'validation_failed');
     }
@@ -199,14 +188,14 @@ describe('the reader profile', () => {
   });
 
   it("is the signed-in reader's own: another reader does not see it", async () => {
-    await (await asReader('profile-owner')).post('/api/media/v1/accounts/me/profile', { first_name: 'Owner' });
-    expectError(await (await asReader('profile-other')).get('/api/media/v1/accounts/me/profile'), 404, 'reader_profile_not_found');
+    await (await readers.asReader('profile-owner')).post('/api/media/v1/accounts/me/profile', { first_name: 'Owner' });
+    expectError(await (await readers.asReader('profile-other')).get('/api/media/v1/accounts/me/profile'), 404, 'reader_profile_not_found');
   });
 });
 
 describe('the reader profile metadata', () => {
   it('PUT replaces every pair, keeps the order sent, and an empty list removes them all', async () => {
-    const reader = await asReader('metadata');
+    const reader = await readers.asReader('metadata');
     await reader.post('/api/media/v1/accounts/me/profile', { metadata: [{ key: 'a', value: '1' }] });
     const put = await reader.put('/api/media/v1/accounts/me/profile/metadata', {
       metadata: [
@@ -228,7 +217,7 @@ describe('the reader profile metadata', () => {
   });
 
   it('refuses a key twice, an unknown field in a pair, and a body without metadata (400), changing nothing', async () => {
-    const reader = await asReader('metadata-strict');
+    const reader = await readers.asReader('metadata-strict');
     await reader.post('/api/media/v1/accounts/me/profile', { metadata: [{ key: 'keep', value: 'me' }] });
     const bodies = [
       {
@@ -251,7 +240,7 @@ describe('the reader profile metadata', () => {
 
 describe('POST /api/media/v1/devices', () => {
   it('accepts a 2048-character push token and refuses a longer one with 400, never a 500', async () => {
-    const reader = await asReader('device-long-token');
+    const reader = await readers.asReader('device-long-token');
     const long = 'x'.repeat(2047) + 'y';
     const ok = await reader.post('/api/media/v1/devices', { token: long, platform: 'web' });
     expect(ok.statusCode).toBe(201);
@@ -260,7 +249,7 @@ describe('POST /api/media/v1/devices', () => {
   });
 
   it('registers a device (201) and is idempotent by push token (200, same device)', async () => {
-    const reader = await asReader('device-owner');
+    const reader = await readers.asReader('device-owner');
     const first = await reader.post('/api/media/v1/devices', { token: 'apns-token-1', platform: 'ios', name: "Ada's iPhone" });
     expect(first.statusCode, first.body).toBe(201);
     const device = first.json().data;
@@ -279,7 +268,7 @@ describe('POST /api/media/v1/devices', () => {
     expect(again.json().data).toMatchObject({ id: device.id, name: "Ada's iPhone" });
 
     // Whoever signs in on the device last owns it: still the same device.
-    const handedOver = await (await asReader('device-next')).post('/api/media/v1/devices', { token: 'apns-token-1', platform: 'ios' });
+    const handedOver = await (await readers.asReader('device-next')).post('/api/media/v1/devices', { token: 'apns-token-1', platform: 'ios' });
     expect(handedOver.statusCode).toBe(200);
     expect(handedOver.json().data.id).toBe(device.id);
 
@@ -289,7 +278,7 @@ describe('POST /api/media/v1/devices', () => {
   });
 
   it('refuses an unknown platform, a token with spaces, and unknown fields (400)', async () => {
-    const reader = await asReader('device-strict');
+    const reader = await readers.asReader('device-strict');
     for (const body of [
       { token: 't', platform: 'symbian' },
       { token: 'has space', platform: 'web' },
@@ -306,7 +295,7 @@ describe('favorites', () => {
   const path = '/api/media/v1/accounts/me/favorites';
 
   it('adds a favorite (201), answers the same one when added again (200), lists and removes it (204)', async () => {
-    const reader = await asReader('fav-owner');
+    const reader = await readers.asReader('fav-owner');
     const recordId = randomUUID();
     const added = await reader.post(path, { kind: 'content', record_id: recordId });
     expect(added.statusCode, added.body).toBe(201);
@@ -334,7 +323,7 @@ describe('favorites', () => {
   });
 
   it('pages newest first with absolute links, and filters by kind', async () => {
-    const reader = await asReader('fav-pages');
+    const reader = await readers.asReader('fav-pages');
     const ids: string[] = [];
     for (const kind of ['content', 'profile', 'content'] as const) {
       ids.push((await reader.post(path, { kind, record_id: randomUUID() })).json().data.id);
@@ -356,16 +345,16 @@ describe('favorites', () => {
   });
 
   it("keeps each reader's favorites to themselves: another reader neither lists nor removes them", async () => {
-    const owner = await asReader('fav-private');
+    const owner = await readers.asReader('fav-private');
     const favorite = (await owner.post(path, { kind: 'profile', record_id: randomUUID() })).json().data;
-    const stranger = await asReader('fav-stranger');
+    const stranger = await readers.asReader('fav-stranger');
     expect((await stranger.get(path)).json().data).toEqual([]);
     expectError(await stranger.delete(`${path}/${favorite.id}`), 404, 'favorite_not_found');
     expect((await owner.get(path)).json().data).toEqual([favorite]);
   });
 
   it('refuses an unknown kind, a malformed record id and unknown fields (400), and a malformed favorite id (400 invalid_uuid)', async () => {
-    const reader = await asReader('fav-strict');
+    const reader = await readers.asReader('fav-strict');
     for (const body of [
       { kind: 'issue', record_id: randomUUID() },
       { kind: 'content', record_id: 'nope' },
@@ -391,7 +380,7 @@ describe('topics and subscriptions', () => {
   });
 
   it('subscribes (201), answers the same subscription again (200), lists it, and unsubscribes idempotently (204)', async () => {
-    const reader = await asReader('topic-fan');
+    const reader = await readers.asReader('topic-fan');
     const subscribed = await reader.post(`/api/media/v1/topics/${topicIds[1]}/subscription`);
     expect(subscribed.statusCode, subscribed.body).toBe(201);
     const subscription = subscribed.json().data;
@@ -415,11 +404,11 @@ describe('topics and subscriptions', () => {
     expect(after.json().data.map((s: { topic: { id: string } }) => s.topic.id)).toEqual([topicIds[2]]);
 
     // Another reader follows nothing.
-    expect((await (await asReader('topic-bystander')).get('/api/media/v1/accounts/me/topics')).json().data).toEqual([]);
+    expect((await (await readers.asReader('topic-bystander')).get('/api/media/v1/accounts/me/topics')).json().data).toEqual([]);
   });
 
   it("answers 404 topic_not_found for an unknown topic and another media's topic, 400 for a malformed id", async () => {
-    const reader = await asReader('topic-strict');
+    const reader = await readers.asReader('topic-strict');
     expectError(await reader.post(`/api/media/v1/topics/${randomUUID()}/subscription`), 404, 'topic_not_found');
     expectError(await reader.post(`/api/media/v1/topics/${otherTopicId}/subscription`), 404, 'topic_not_found');
     expectError(await reader.delete(`/api/media/v1/topics/${otherTopicId}/subscription`), 404, 'topic_not_found');
@@ -475,7 +464,7 @@ describe('authorization of the reader routes', () => {
 
   it('creates no account for a request refused before its handler', async () => {
     const before = (await client(ctx.app, media.keys.admin).get('/core/v2/readers?limit=100')).json().data.length;
-    const reader = await asReader('refused-only');
+    const reader = await readers.asReader('refused-only');
     expectError(await reader.post('/api/media/v1/devices', { token: 'has space', platform: 'web' }), 400, 'validation_failed');
     const after = (await client(ctx.app, media.keys.admin).get('/core/v2/readers?limit=100')).json().data;
     expect(after.length).toBe(before);

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { entitlementSchema, readerEntitlementSchema } from '../../../src/modules/readerhub/entitlements/entitlements.schemas.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 import { type JwksTestProvider, startJwksProvider } from '../../setup/identity-providers.js';
-import { clientToken, readerClient, registerClient, registerProvider } from '../../setup/reader.js';
+import { clientToken, readerClient, readersOf, registerClient, registerProvider } from '../../setup/reader.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -16,14 +18,8 @@ const HOUR = 3_600_000;
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 const path = '/api/media/v1/accounts/me/entitlements';
 
-interface Wire {
-  id: string;
-  product_key: string;
-  status: string;
-  starts_at: string;
-  ends_at: string | null;
-  revoked_at: string | null;
-}
+type Entitlement = z.output<typeof entitlementSchema>;
+type ReaderEntitlement = z.output<typeof readerEntitlementSchema>;
 
 beforeAll(async () => {
   ctx = await createTestApp({ rateLimit: { backoffice: 10_000, reader: 10_000, anonymous: 10_000, token: 10_000 } });
@@ -40,26 +36,21 @@ afterAll(async () => {
   await jwks?.close();
 });
 
-/** A signed-in reader: their Reader client and their reader id (Verify links the account). */
-async function signIn(sub: string, mediaId = media.mediaId) {
-  const api = readerClient(ctx.app, mediaId, await jwks.mint({ sub }));
-  const verified = await api.post('/api/media/v1/oauth/verify');
-  expect([200, 201]).toContain(verified.statusCode);
-  return { api, id: verified.json().data.id as string };
-}
+/** A signed-in reader of `media` (or of another media): their Reader client and reader id. */
+const signIn = (sub: string, mediaId = media.mediaId) => readersOf(ctx.app, jwks, mediaId).signIn(sub);
 
-async function grant(readerId: string, body: Record<string, unknown>, api = backoffice): Promise<Wire> {
+async function grant(readerId: string, body: Record<string, unknown>, api = backoffice): Promise<Entitlement> {
   const res = await api.post('/core/v2/reader-entitlements', { reader_id: readerId, product_key: 'digital', ...body });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data;
 }
 
-const idsOf = (body: { data: Wire[] }) => body.data.map((e) => e.id).sort();
+const idsOf = (body: { data: ReaderEntitlement[] }) => body.data.map((e) => e.id).sort();
 
 describe('GET /api/media/v1/accounts/me/entitlements', () => {
   let alice: Awaited<ReturnType<typeof signIn>>;
   let bob: Awaited<ReturnType<typeof signIn>>;
-  const e: Record<string, Wire> = {};
+  const e: Record<string, Entitlement> = {};
 
   beforeAll(async () => {
     alice = await signIn('alice');
@@ -78,8 +69,8 @@ describe('GET /api/media/v1/accounts/me/entitlements', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(idsOf(body)).toEqual([e.active!.id, e.openEnded!.id].sort());
-    expect(body.data.every((x: Wire) => x.status === 'active')).toBe(true);
-    const active = body.data.find((x: Wire) => x.id === e.active!.id);
+    expect(body.data.every((x: ReaderEntitlement) => x.status === 'active')).toBe(true);
+    const active = body.data.find((x: ReaderEntitlement) => x.id === e.active!.id);
     expect(active).toEqual({
       id: e.active!.id,
       product_key: 'digital',
@@ -91,7 +82,7 @@ describe('GET /api/media/v1/accounts/me/entitlements', () => {
       updated_at: expect.any(String),
     });
     expect(active).not.toHaveProperty('reader_id');
-    expect(body.data.find((x: Wire) => x.id === e.openEnded!.id).ends_at).toBeNull();
+    expect(body.data.find((x: ReaderEntitlement) => x.id === e.openEnded!.id).ends_at).toBeNull();
 
     const bobs = await bob.api.get(path);
     expect(idsOf(bobs.json())).toEqual([e.bobs!.id]);
@@ -122,11 +113,11 @@ describe('GET /api/media/v1/accounts/me/entitlements', () => {
     expect(idsOf(digital)).toEqual([e.active!.id, e.expired!.id, e.revoked!.id].sort());
 
     const first = (await alice.api.get(`${path}?status=active,scheduled,expired,revoked&limit=2`)).json();
-    expect(first.data.map((x: Wire) => x.id)).toEqual([e.revoked!.id, e.expired!.id]);
+    expect(first.data.map((x: ReaderEntitlement) => x.id)).toEqual([e.revoked!.id, e.expired!.id]);
     const next = new URL(first.meta.next);
     expect(next.searchParams.get('status')).toBe('active,scheduled,expired,revoked');
     const second = (await alice.api.get(next.pathname + next.search)).json();
-    expect(second.data.map((x: Wire) => x.id)).toEqual([e.scheduled!.id, e.openEnded!.id]);
+    expect(second.data.map((x: ReaderEntitlement) => x.id)).toEqual([e.scheduled!.id, e.openEnded!.id]);
   });
 
   it('never answers an entitlement as active once its window has closed', async () => {
@@ -155,7 +146,7 @@ describe('GET /api/media/v1/accounts/me/entitlements', () => {
     const foreign = await grant(aliceThere.id, { product_key: 'elsewhere' }, otherBackoffice);
     expect(idsOf((await aliceThere.api.get(path)).json())).toEqual([foreign.id]);
     const here = (await alice.api.get(`${path}?status=active,scheduled,expired,revoked`)).json();
-    expect(here.data.map((x: Wire) => x.id)).not.toContain(foreign.id);
+    expect(here.data.map((x: ReaderEntitlement) => x.id)).not.toContain(foreign.id);
   });
 
   it('refuses an application token with 403 reader_required, and a token without account:read with 403 insufficient_scope', async () => {
