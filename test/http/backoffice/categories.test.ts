@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { categories } from '../../../src/modules/core/categories/categories.table.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
+import { ISO_MS } from '../../setup/expect.js';
 import { type CategoryWire, type Client, client, createCategory, seedMedia } from '../../setup/factories.js';
+import { backdate, insertCategories } from '../../setup/rows.js';
 
 let ctx: TestContext;
 let api: Client;
@@ -14,8 +17,6 @@ beforeAll(async () => {
   viewer = client(ctx.app, seeded.keys.viewer);
 });
 afterAll(() => ctx.close());
-
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('POST /core/v2/categories', () => {
   it('creates a category with its locale entries and answers 201 with the record', async () => {
@@ -122,9 +123,18 @@ describe('GET /core/v2/categories', () => {
   });
 
   it('defaults to 20 a page and is readable by a viewer', async () => {
-    const res = await viewer.get('/core/v2/categories');
+    const fresh = await seedMedia(ctx.app);
+    const newestFirst = (await insertCategories(ctx.database.db, fresh.mediaId, 23)).map((c) => c.id).reverse();
+    const own = client(ctx.app, fresh.keys.viewer);
+    const res = await own.get('/core/v2/categories');
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.length).toBeLessThanOrEqual(20);
+    const page = res.json();
+    expect(page.data.length).toBeLessThanOrEqual(20);
+    expect(page.data.map((c: CategoryWire) => c.id)).toEqual(newestFirst.slice(0, 20));
+    expect(page.meta.next).toMatch(/^\/core\/v2\/categories\?after=/);
+    const rest = (await own.get(page.meta.next)).json();
+    expect(rest.data.map((c: CategoryWire) => c.id)).toEqual(newestFirst.slice(20));
+    expect(rest.meta.next).toBeNull();
   });
 });
 
@@ -132,6 +142,7 @@ describe('PATCH /core/v2/categories/:id', () => {
   it('updates fields and treats locales as the complete set', async () => {
     const category = await createCategory(api);
     const en = category.locales.find((l) => l.locale === 'en')!;
+    const past = await backdate(ctx.database.db, categories, category.id);
     const res = await api.patch(`/core/v2/categories/${category.id}`, {
       is_archived: true,
       locales: [{ locale: 'en', name: 'Renamed', description: 'Now described' }],
@@ -141,6 +152,7 @@ describe('PATCH /core/v2/categories/:id', () => {
     expect(data.is_archived).toBe(true);
     expect(data.locales).toEqual([{ id: en.id, locale: 'en', name: 'Renamed', description: 'Now described', deleted_at: null }]);
     expect(Date.parse(data.updated_at)).toBeGreaterThanOrEqual(Date.parse(category.updated_at));
+    expect(Date.parse(data.updated_at)).toBeGreaterThan(Date.parse(past));
 
     // Adding fr again creates a new entry; the old one stays deleted.
     const again = await api.patch(`/core/v2/categories/${category.id}`, {

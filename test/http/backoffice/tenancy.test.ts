@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { statusSchema, workspaceSchema } from '../../../src/modules/core/tenancy/tenancy.schemas.js';
+import { media, workspaces } from '../../../src/modules/core/tenancy/tenancy.table.js';
 import { type TestContext, createTestApp, testConfig } from '../../setup/app.js';
+import { ISO_MS, UUID } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
+import { backdate, insertWorkspaces } from '../../setup/rows.js';
 
 let ctx: TestContext;
 let seeded: SeededMedia;
@@ -20,26 +25,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-interface WorkspaceWire {
-  id: string;
-  media_id: string;
-  key: string;
-  name: string;
-  inserted_at: string;
-  updated_at: string;
-}
-
-interface StatusWire {
-  id: string;
-  key: string;
-  name: string;
-  is_published: boolean;
-  inserted_at: string;
-  updated_at: string;
-}
+type WorkspaceWire = z.output<typeof workspaceSchema>;
+type StatusWire = z.output<typeof statusSchema>;
 
 const uniqueKey = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
@@ -89,6 +76,7 @@ describe('PATCH /core/v2/media', () => {
     const own = await seedMedia(ctx.app, { locales: ['en', 'fr'] });
     const api = client(ctx.app, own.keys.admin);
     const before = (await api.get('/core/v2/media')).json().data;
+    const past = await backdate(ctx.database.db, media, own.mediaId);
 
     const res = await api.patch('/core/v2/media', { name: '  Le Monde  ', default_locale: 'fr', locales: ['fr', 'en', 'de', 'fr'] });
     expect(res.statusCode).toBe(200);
@@ -96,6 +84,7 @@ describe('PATCH /core/v2/media', () => {
     expect(data).toMatchObject({ id: own.mediaId, name: 'Le Monde', default_locale: 'fr', locales: ['fr', 'en', 'de'] });
     expect(data.inserted_at).toBe(before.inserted_at);
     expect(Date.parse(data.updated_at)).toBeGreaterThanOrEqual(Date.parse(before.updated_at));
+    expect(Date.parse(data.updated_at)).toBeGreaterThan(Date.parse(past));
     expect((await api.get('/core/v2/media')).json().data).toEqual(data);
   });
 
@@ -197,14 +186,26 @@ describe('GET /core/v2/workspaces', () => {
   });
 
   it("lists only the key's own media's workspaces, 20 a page by default, and a viewer may read them", async () => {
+    // 24 workspaces besides the media's first (and oldest) one: two pages.
+    const own = await seedMedia(ctx.app);
+    const added = await insertWorkspaces(ctx.database.db, own.mediaId, 24);
+    const newestFirst = [...added.map((w) => w.id).reverse(), own.workspaceId];
     const other = await seedMedia(ctx.app);
-    const res = await viewer.get('/core/v2/workspaces');
+    const ownViewer = client(ctx.app, own.keys.viewer);
+    const res = await ownViewer.get('/core/v2/workspaces');
     expect(res.statusCode).toBe(200);
     const ids = res.json().data.map((w: WorkspaceWire) => w.id);
-    expect(ids).toContain(seeded.workspaceId);
     expect(ids).not.toContain(other.workspaceId);
     expect(ids.length).toBeLessThanOrEqual(20);
+    expect(ids).toEqual(newestFirst.slice(0, 20));
     expect(res.json().meta).toMatchObject({ base: '/core/v2/workspaces', previous: null });
+    expect(res.json().meta.next).toMatch(/^\/core\/v2\/workspaces\?after=/);
+    const rest = (await ownViewer.get(res.json().meta.next)).json();
+    const restIds = rest.data.map((w: WorkspaceWire) => w.id);
+    expect(restIds).toEqual(newestFirst.slice(20));
+    expect(restIds).toContain(own.workspaceId);
+    expect(restIds).not.toContain(other.workspaceId);
+    expect(rest.meta.next).toBeNull();
   });
 
   it('refuses a limit out of range and a tampered or foreign cursor with 400', async () => {
@@ -323,6 +324,7 @@ describe('GET /core/v2/workspaces/:id', () => {
 describe('PATCH /core/v2/workspaces/:id', () => {
   it('renames a workspace and changes its key, keeping what the patch leaves out', async () => {
     const workspace = await createWorkspace(editor, { name: 'Old name' });
+    const past = await backdate(ctx.database.db, workspaces, workspace.id);
     const key = uniqueKey('renamed');
     const res = await editor.patch(`/core/v2/workspaces/${workspace.id}`, { key });
     expect(res.statusCode).toBe(200);
@@ -330,6 +332,7 @@ describe('PATCH /core/v2/workspaces/:id', () => {
     expect(data).toMatchObject({ id: workspace.id, key, name: 'Old name', media_id: seeded.mediaId });
     expect(data.inserted_at).toBe(workspace.inserted_at);
     expect(Date.parse(data.updated_at)).toBeGreaterThanOrEqual(Date.parse(workspace.updated_at));
+    expect(Date.parse(data.updated_at)).toBeGreaterThan(Date.parse(past));
 
     const renamed = await editor.patch(`/core/v2/workspaces/${workspace.id}`, { name: 'New name' });
     expect(renamed.json().data).toMatchObject({ key, name: 'New name' });
