@@ -72,6 +72,49 @@ const call = (entry: RouteEntry, headers: Record<string, string>, override: Reco
 const rolesLacking = (permission: RouteEntry['permission']): Role[] =>
   permission ? ROLES.filter((role) => !can(role, permission)) : [];
 
+const short = () => randomUUID().slice(0, 8);
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+/**
+ * A minimal valid create body per collection, so that the routes on one record can be called
+ * on a real one. A collection missing here keeps only the "past authentication" check.
+ */
+const CREATE_BODIES: Record<string, () => Record<string, unknown>> = {
+  '/core/v2/workspaces': () => ({ key: `rt-${short()}`, name: 'Route table' }),
+  '/core/v2/api-keys': () => ({ name: 'Route table', role: 'viewer' }),
+  '/core/v2/categories': () => ({ locales: [{ locale: 'en', name: 'Route table' }] }),
+  '/core/v2/references': () => ({ provider: 'routetable', urn: `urn:mps:content:${randomUUID()}` }),
+  '/core/v2/topics': () => ({ key: `rt-${short()}`, name: 'Route table' }),
+  '/core/v2/oauth/clients': () => ({ name: 'Route table', scopes: ['media:read'] }),
+  '/core/v2/oauth/providers': () => ({
+    name: 'Route table',
+    issuer: `http://127.0.0.1:9/${short()}`,
+    authorization_endpoint: 'http://127.0.0.1:9/authorize',
+    token_endpoint: 'http://127.0.0.1:9/token',
+    jwks_uri: 'http://127.0.0.1:9/jwks',
+    client_id: 'route-table',
+    client_secret: 'route-table-secret',
+  }),
+  '/core/v2/reader-invitations': () => ({ email: `rt-${short()}@example.test`, expires_at: inAnHour() }),
+  '/community/v2/profile-types': () => ({ kind: 'person', key: `rt-${short()}`, name: 'Route table' }),
+};
+
+/**
+ * How to reach a real record for a route that reads or acts on one record without a body
+ * (GET, DELETE or POST …/restore on `<collection>/:param`), when the collection can be created here.
+ */
+function recordRoute(entry: RouteEntry) {
+  const match = /^(.*)\/:(id|ref)(\/restore)?$/.exec(entry.url);
+  if (!match) return undefined;
+  const [, collection, param, restore] = match as unknown as [string, string, 'id' | 'ref', string | undefined];
+  const bodyless = restore ? entry.method === 'POST' : entry.method === 'GET' || entry.method === 'DELETE';
+  const body = CREATE_BODIES[collection];
+  const creatable = routes.some((r) => r.method === 'POST' && r.url === collection);
+  if (!bodyless || !body || !creatable) return undefined;
+  const deletable = routes.some((r) => r.method === 'DELETE' && r.url === `${collection}/:${param}`);
+  return { collection, param, restore: Boolean(restore), body, deletable };
+}
+
 const KNOWN_CORE_ROUTES = [
   'GET /core/v2/media',
   'PATCH /core/v2/media',
@@ -110,6 +153,22 @@ describe('the Backoffice route table', () => {
     for (const key of KNOWN_CORE_ROUTES.filter((k) => k.includes('/:id'))) expect(flag(key), key).toBe(true);
     for (const key of KNOWN_CORE_ROUTES.filter((k) => !k.includes('/:'))) expect(flag(key), key).toBe(false);
     expect(flag('GET /core/v2/references/:ref')).toBe(false);
+  });
+
+  it('calls the record routes of the collections it can create on a real record', () => {
+    const reached = routes.filter((r) => recordRoute(r)).map((r) => `${r.method} ${r.url}`);
+    expect(reached).toEqual(
+      expect.arrayContaining([
+        'GET /core/v2/workspaces/:id',
+        'GET /core/v2/api-keys/:id',
+        'DELETE /core/v2/api-keys/:id',
+        'GET /core/v2/categories/:id',
+        'DELETE /core/v2/categories/:id',
+        'POST /core/v2/categories/:id/restore',
+        'GET /core/v2/references/:ref',
+        'DELETE /core/v2/references/:ref',
+      ]),
+    );
   });
 
   it('gives every route a permission that at least one built-in role lacks', () => {
@@ -155,6 +214,26 @@ for (const entry of routes) {
         const res = await call(entry, { 'x-api-key': seeded.keys[role] });
         expect([401, 403], `${role}: ${res.body}`).not.toContain(res.statusCode);
         expect(res.statusCode, res.body).toBeLessThan(500);
+      }
+
+      // A random id can only miss; on a real record of the media each role must succeed.
+      const target = recordRoute(entry);
+      if (!target) return;
+      const admin = client(ctx.app, seeded.keys.admin);
+      for (const role of allowed) {
+        const created = await admin.post(target.collection, target.body());
+        expect(created.statusCode, created.body).toBe(201);
+        const record = created.json().data as Record<string, string>;
+        const key = record[target.param]!;
+        if (target.restore && target.deletable) {
+          expect((await admin.delete(`${target.collection}/${encodeURIComponent(key)}`)).statusCode).toBe(204);
+        }
+        const res = await call(entry, { 'x-api-key': seeded.keys[role] }, { [target.param]: key });
+        expect(res.statusCode, `${role}: ${res.body}`).toBeGreaterThanOrEqual(200);
+        expect(res.statusCode, `${role}: ${res.body}`).toBeLessThan(300);
+        if (entry.method === 'DELETE') expect(res.statusCode).toBe(204);
+        else expect(res.json().data[target.param], `${role}: ${res.body}`).toBe(key);
+        if (target.restore) expect(res.json().data.deleted_at).toBeNull();
       }
     });
 
