@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { categories } from '../../../src/modules/core/categories/categories.table.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
-import { ISO_MS } from '../../setup/expect.js';
+import { ISO_MS, UUID } from '../../setup/expect.js';
 import { type CategoryWire, type Client, client, createCategory, seedMedia } from '../../setup/factories.js';
 import { backdate, insertCategories } from '../../setup/rows.js';
 
@@ -34,7 +34,7 @@ describe('POST /core/v2/categories', () => {
       is_archived: false,
       deleted_at: null,
     });
-    expect(data.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(data.id).toMatch(UUID);
     expect(data.inserted_at).toMatch(ISO_MS);
     expect(data.updated_at).toMatch(ISO_MS);
     expect(data.locales.map((l) => [l.locale, l.name, l.description, l.deleted_at])).toEqual([
