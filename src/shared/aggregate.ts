@@ -146,11 +146,12 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
   };
 
   /**
-   * The ids of the rows at the last level of `chain` under the record `id`: nested
-   * subqueries, each level filtered by `state` (the stamp a cascade just wrote, or live).
+   * The ids of the rows at the last level of `chain` below the rows `start` (ids of the
+   * level above the chain's first part): nested subqueries, each level filtered by
+   * `state` (the stamp a cascade just wrote, or live).
    */
-  const idsUnder = (chain: PartDef[], id: string, state: (table: PgTable) => SQL | undefined): SQL => {
-    let ids: SQL = sql`${id}::uuid`;
+  const idsUnder = (chain: PartDef[], start: SQL, state: (table: PgTable) => SQL | undefined): SQL => {
+    let ids = start;
     for (const def of chain) {
       const filter = state(def.table);
       ids = sql`select ${idOf(def.table)} from ${def.table} where ${def.parent} in (${ids})${filter ? sql` and ${filter}` : sql``}`;
@@ -158,17 +159,19 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     return ids;
   };
 
-  /** Every part declaration below `parts`, parents before children, with its path from the record. */
+  const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
+
+  /** Every part declaration below `parts`, parents before children, with its path from there. */
   const descendants = (parts: PartDefs, above: PartDef[] = []): PartDef[][] =>
     Object.values(parts).flatMap((def) => [[...above, def], ...descendants(def.parts, [...above, def])]);
 
-  /** Stamps the live rows of each soft-deletable part below `from` (rows already stamped `stamp`). */
-  const cascadeDelete = async (tx: Executor, from: PartDef[], parts: PartDefs, id: string, stamp: string) => {
-    for (const chain of descendants(parts, from)) {
+  /** Stamps the live rows of every soft-deletable part below the rows `start`, which carry `stamp` already. */
+  const cascadeDelete = async (tx: Executor, parts: PartDefs, start: SQL, stamp: string) => {
+    for (const chain of descendants(parts)) {
       const def = chain.at(-1)!;
       const deleted = deletedAtOf(def.table);
       if (!deleted) continue;
-      const parentIds = idsUnder(chain.slice(0, -1), id, (t) => {
+      const parentIds = idsUnder(chain.slice(0, -1), start, (t) => {
         const d = deletedAtOf(t);
         return d ? sql`${d} = ${stamp}::timestamptz` : undefined;
       });
@@ -273,7 +276,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
             ),
           );
           const stamp = stamped[0]!.stamp as string;
-          for (const goneId of ids) await cascadeDelete(tx, [def], def.parts, goneId, stamp);
+          await cascadeDelete(tx, def.parts, idList(ids), stamp);
         } else {
           await tx.execute(sql`delete from ${table} where ${idOf(table)} in ${ids}`);
         }
@@ -325,7 +328,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
       );
       const stamp = stamped[0]?.stamp as string | undefined;
       if (!stamp) return false;
-      await cascadeDelete(tx, [], options.parts, id, stamp);
+      await cascadeDelete(tx, options.parts, idList([id]), stamp);
       return true;
     },
 
@@ -347,7 +350,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
           const def = chain.at(-1)!;
           const deleted = deletedAtOf(def.table);
           if (!deleted) continue;
-          const parentIds = idsUnder(chain.slice(0, -1), id, (t) => {
+          const parentIds = idsUnder(chain.slice(0, -1), idList([id]), (t) => {
             const d = deletedAtOf(t);
             return d ? sql`${d} is null` : undefined;
           });
