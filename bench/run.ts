@@ -219,7 +219,7 @@ async function main() {
   const auth = { 'x-api-key': secret };
 
   // A Reader application token (client credentials): an ES256 JWT verified on every request.
-  const oauthClient = await app.services.oauth.clients.create(media.id, { name: 'bench', scopes: ['media:read'], type: 'confidential' });
+  const oauthClient = await app.services.oauth.clients.create(systemContext(media.id), { name: 'bench', scopes: ['media:read'], type: 'confidential' });
   const tokenRes = await fetch(
     `${appUrl}/api/media/v1/oauth/token?${new URLSearchParams({
       grant_type: 'client_credentials',
