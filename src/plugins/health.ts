@@ -14,7 +14,6 @@ declare module 'fastify' {
      * closes its keep-alive connection, so that closing the server later cuts no request.
      */
     beginShutdown(): void;
-    readonly shuttingDown: boolean;
   }
 }
 
@@ -22,7 +21,6 @@ declare module 'fastify' {
 export const healthPlugin = fp<{ database: Database }>(
   async (app: FastifyInstance, { database }) => {
     let shuttingDown = false;
-    app.decorate('shuttingDown', { getter: () => shuttingDown });
     app.decorate('beginShutdown', () => {
       if (shuttingDown) return;
       shuttingDown = true;

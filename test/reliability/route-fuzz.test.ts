@@ -11,7 +11,7 @@ import { registerProvider } from '../setup/reader.js';
 // Malformed requests on every operation of the route table (issue 7), read when the file is
 // collected so that a route added later is fuzzed without touching this file. Each one must
 // answer below 500, in the one error envelope, without repeating a long piece of the request.
-const RUNS_PER_ROUTE = 60;
+const RUNS_PER_ROUTE = 50;
 const ECHO_LIMIT = 200;
 
 const ctx: TestContext = await createTestApp({
