@@ -261,6 +261,9 @@ describe('security headers', () => {
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toContain("default-src 'none'");
       expect(csp).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-site');
     }
   });
 });
