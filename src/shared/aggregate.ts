@@ -2,7 +2,7 @@ import { type Column, type InferSelectModel, type SQL, getTableColumns, getTable
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
 import { AppError, uniqueOr } from './errors.js';
-import { statementCache } from './prepared.js';
+import { rowsAsSelected, statementCache } from './prepared.js';
 
 /**
  * Records with nested parts (category → locales; content → locales → blocks; issue →
@@ -122,11 +122,15 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
   const rootDeleted = deletedAtOf(root);
   const rootColumns = getTableColumns(root) as Record<string, PgColumn>;
 
-  /** The select shape: the root's columns (timestamps as wire text) and each part nested. */
-  const columns: Record<string, PgColumn | SQL.Aliased> = {};
+  /**
+   * The select shape: the root's columns (timestamps as wire text) and each part nested,
+   * every one aliased to its property name, so that the driver's rows are already the
+   * row shape and hot reads skip Drizzle's per-field mapping (`rowsAsSelected`).
+   */
+  const columns: Record<string, SQL.Aliased> = {};
   for (const prop of (options.columns as string[] | undefined) ?? Object.keys(rootColumns)) {
     const col = rootColumns[prop]!;
-    columns[prop] = isTimestamp(col) ? isoText(col, ref(rootName, col)).as(col.name) : col;
+    columns[prop] = (isTimestamp(col) ? isoText(col, ref(rootName, col)) : sql`${ref(rootName, col)}`).as(prop);
   }
   for (const [name, def] of Object.entries(options.parts)) {
     columns[name] = sql`${partJson(def, rootName, rootId, 1)}`.as(name);
@@ -190,7 +194,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
   return {
     root,
     parts: options.parts,
-    /** The select shape for `db.select(agg.columns).from(agg.root)` and paged listings. */
+    /** The select shape for `db.select(agg.columns).from(agg.root)` and paged listings (`rowsAsSelected`). */
     columns: columns as unknown as { [K in keyof AggregateRow<R, P>]: SQL.Aliased<AggregateRow<R, P>[K]> },
 
     /** The filter of a read: live rows (the default of every read), narrowed by a declared view. */
@@ -216,7 +220,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
           )
           .prepare(name),
       );
-      const [row] = await statement.execute({ id, owner: ownerId });
+      const [row] = await rowsAsSelected(statement, { id, owner: ownerId });
       return row as AggregateRow<R, P> | undefined;
     },
 

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type Placeholder, type SQL, and, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { AppError } from './errors.js';
-import { type Prepared, statementCache } from './prepared.js';
+import { type Prepared, rowsAsSelected, statementCache } from './prepared.js';
 import type { PagingQuery } from './schemas.js';
 
 /**
@@ -96,7 +96,16 @@ export interface Listing<Row> {
    * with `params` (the values of the `sql.placeholder`s in `where`): hot listings skip
    * Drizzle's query building and PostgreSQL's planning on every request.
    */
-  prepared?: { executor: object; name: string; params: Record<string, unknown> };
+  prepared?: {
+    executor: object;
+    name: string;
+    params: Record<string, unknown>;
+    /**
+     * Every selected field is aliased to its key in the row and needs no decoding (an
+     * aggregate's `columns`): the driver's rows are used as they come.
+     */
+    rowsAsSelected?: boolean;
+  };
 }
 
 const invalidCursor = () => new AppError(400, 'invalid_cursor', 'the cursor is malformed or belongs to another listing');
@@ -170,7 +179,8 @@ export class Paginator {
         .limit(sql.placeholder('page_limit'))
         .prepare(`${prepared.name}_${plan.shape}`),
     ) as Prepared<Row>;
-    return plan.finish(await statement.execute({ ...prepared.params, ...plan.params }));
+    const values = { ...prepared.params, ...plan.params };
+    return plan.finish(prepared.rowsAsSelected ? await rowsAsSelected(statement, values) : await statement.execute(values));
   }
 
   /** The parts of a page's statement; `placeholders` leaves the cursor and limit as named placeholders. */

@@ -4,6 +4,15 @@ export interface Prepared<Row> {
 }
 
 /**
+ * The driver's rows of a prepared select as they come, without Drizzle's per-field mapping
+ * (`mapResultRow` costs a prototype walk per field per row): for selects whose every field
+ * is aliased to its key and needs no decoding. Both drivers' prepared queries have `all`;
+ * Drizzle's abstract type does not declare it.
+ */
+export const rowsAsSelected = <Row>(statement: Prepared<Row>, params: Record<string, unknown>): Promise<Row[]> =>
+  (statement as unknown as { all(params: Record<string, unknown>): Promise<Row[]> }).all(params);
+
+/**
  * Hot queries are built once per executor and key instead of on every request (Drizzle
  * spends tens of microseconds building SQL; PostgreSQL then also plans a named statement
  * once per connection). Executors are held weakly, so a transaction's statements go with it.

@@ -37,7 +37,7 @@ export function createCategoriesRepository(pager: Paginator) {
           keyset: order,
           scope: `categories:${view}:${mediaId}`,
           where: and(eq(categories.mediaId, sql.placeholder('mediaId')), categoryAggregate.filter(view === 'all' ? undefined : view)),
-          prepared: { executor: db, name: `categories_list_${view}`, params: { mediaId } },
+          prepared: { executor: db, name: `categories_list_${view}`, params: { mediaId }, rowsAsSelected: true },
         },
         query,
       ),
