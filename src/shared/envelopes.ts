@@ -14,18 +14,20 @@ export interface PagingMeta {
   previous: string | null;
 }
 
-/** meta.base/next/previous for a listing, keeping the request's own filters and limit. */
+/**
+ * meta.base/next/previous for a listing, keeping the request's own filters and limit.
+ * Built from the routed path and its query string alone: a WHATWG URL per link cost more
+ * than the rest of the envelope.
+ */
 export function pagingMeta(req: FastifyRequest, page: Pick<Page<unknown>, 'next' | 'previous'>): PagingMeta {
-  const url = new URL(req.url, 'http://local');
-  url.searchParams.delete('after');
-  url.searchParams.delete('before');
-  const base = `${req.linkOrigin}${url.pathname}${url.search}`;
-  const link = (param: 'after' | 'before', cursor: string | null) => {
-    if (!cursor) return null;
-    const withCursor = new URL(url);
-    withCursor.searchParams.set(param, cursor);
-    return `${req.linkOrigin}${withCursor.pathname}${withCursor.search}`;
-  };
+  const q = req.url.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : req.url.slice(q + 1));
+  params.delete('after');
+  params.delete('before');
+  const query = params.toString();
+  const base = `${req.linkOrigin}${q < 0 ? req.url : req.url.slice(0, q)}${query ? `?${query}` : ''}`;
+  // Cursors are base64url and a dot: nothing in them needs escaping.
+  const link = (param: 'after' | 'before', cursor: string | null) => (cursor ? `${base}${query ? '&' : '?'}${param}=${cursor}` : null);
   return { base, next: link('after', page.next), previous: link('before', page.previous) };
 }
 
