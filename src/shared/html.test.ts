@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeRichText, sanitizeSvg } from './html.js';
+import { richHtml, sanitizeRichText, sanitizeSvg } from './html.js';
 
 describe('sanitizeRichText', () => {
   it('keeps formatting, headings, lists, quotes, tables and language attributes', () => {
@@ -113,5 +113,26 @@ describe('sanitizeSvg', () => {
         '<path d="M0" fill="url(https://evil.example/x#a)" stroke="url(#local)"/></svg>',
     );
     expect(out).toBe('<svg viewBox="0 0 1 1"><path d="M0" stroke="url(#local)"></path></svg>');
+  });
+});
+
+describe('richHtml', () => {
+  const field = richHtml(500);
+
+  it('sanitizes the HTML and derives its text twin, blocks on their own lines and entities decoded', () => {
+    const out = field.parse('<h2>Title &amp; more</h2><p>One <b>bold</b>&nbsp;word<script>alert(1)</script></p><p onclick="x()">Two<br>lines &lt;3</p>');
+    expect(out.html).toBe('<h2>Title &amp; more</h2><p>One <b>bold</b>\u00a0word</p><p>Two<br />lines &lt;3</p>');
+    expect(out.text).toBe('Title & more\nOne bold word\nTwo\nlines <3');
+  });
+
+  it('leaves nothing executable in the html and no markup in the text', () => {
+    const out = field.parse('<img src=x onerror=alert(1)><a href="javascript:alert(1)">click</a><iframe src="//evil"></iframe>');
+    expect(out.html).toBe('<img src="x" /><a>click</a>');
+    expect(out.text).toBe('click');
+  });
+
+  it('refuses a value longer than its bound and anything but a string', () => {
+    expect(field.safeParse('x'.repeat(501)).success).toBe(false);
+    expect(field.safeParse(42).success).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import sanitizeHtml from 'sanitize-html';
 
 // Rich text written by editors: formatting, links, images, no scripts or event handlers.
@@ -52,3 +53,34 @@ const svgIcon: sanitizeHtml.IOptions = {
 
 export const sanitizeRichText = (html: string): string => sanitizeHtml(html, richText);
 export const sanitizeSvg = (svg: string): string => sanitizeHtml(svg, svgIcon);
+
+// Block ends and line breaks become line breaks in the text twin, so that words of two
+// paragraphs do not run together.
+const BLOCK_END = /<\/(p|div|li|h[1-6]|blockquote|tr|figcaption|pre|table)>|<br\s*\/?>|<hr\s*\/?>/gi;
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
+
+/** The plain text of sanitized rich HTML: tags dropped, entities decoded, blank runs collapsed. */
+export function htmlToText(html: string): string {
+  const stripped = sanitizeHtml(html.replace(BLOCK_END, '$&\n'), { allowedTags: [], allowedAttributes: {} });
+  return stripped
+    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, name: string) => ENTITIES[name]!)
+    .split('\n')
+    .map((line) => line.replace(/[ \t\r\f\v\u00a0]+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
+ * A rich-HTML body field (`title_html`, `content_html`...): sanitized on write with the one
+ * allow-list, and its `_text` twin derived from it, never accepted from a client. Its output
+ * is `{ html, text }`, the two columns a service stores.
+ */
+export const richHtml = (max = 100_000) =>
+  z
+    .string()
+    .max(max)
+    .transform((value) => {
+      const html = sanitizeRichText(value);
+      return { html, text: htmlToText(html) };
+    })
+    .describe('HTML; sanitized on write (formatting, links, images; no scripts, styles or event handlers)');
