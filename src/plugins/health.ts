@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
@@ -21,14 +22,29 @@ declare module 'fastify' {
 export const healthPlugin = fp<{ database: Database }>(
   async (app: FastifyInstance, { database }) => {
     let shuttingDown = false;
+    // Answers under way, so that those still to be written when shutdown begins close their
+    // connection too: a client would otherwise send its next request on it while it is closed.
+    const underWay = new Set<ServerResponse>();
+    function settled(this: ServerResponse) {
+      underWay.delete(this);
+    }
+    app.server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+      if (shuttingDown) {
+        res.setHeader('connection', 'close');
+        return;
+      }
+      underWay.add(res);
+      res.on('close', settled);
+    });
     app.decorate('beginShutdown', () => {
       if (shuttingDown) return;
       shuttingDown = true;
-      // Requests read from now on answer with `Connection: close`: their client opens a new
-      // connection (to another instance) instead of reusing one that is about to be closed.
-      app.server.prependListener('request', (_req, res) => res.setHeader('connection', 'close'));
-      // Answers already under way keep their connection alive; it now closes after a second
-      // of silence instead of Fastify's 72, which would hold server.close() past the grace period.
+      // From now on every answer says `Connection: close`: its client opens a new connection
+      // (to another instance) instead of reusing one that is about to be closed.
+      for (const res of underWay) if (!res.headersSent) res.setHeader('connection', 'close');
+      underWay.clear();
+      // An answer whose headers had already gone keeps its connection alive; it now closes after
+      // a second of silence instead of Fastify's 72, which would hold the close past the grace period.
       app.server.keepAliveTimeout = 1;
     });
 

