@@ -35,6 +35,11 @@ const dataDir = mkdtempSync(join(tmpdir(), 'mps-crash-'));
 
 beforeAll(async () => {
   if (skip) return;
+  // A run killed half-way leaves its cluster behind: drop those of processes that are gone.
+  const { stdout } = await run('pg_lsclusters', ['--no-header']);
+  for (const [, name, pid] of stdout.matchAll(/^\S+\s+(mps_crash_(\d+))\s/gm)) {
+    if (!isAlive(Number(pid))) await run('pg_dropcluster', [VERSION, name!, '--stop']).catch(() => undefined);
+  }
   port = await freePort();
   await run('pg_createcluster', [VERSION, cluster, '-p', String(port), '--', '--auth=trust', '--no-sync']);
   await ctl('start');
@@ -46,6 +51,15 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   if (!skip) await run('pg_dropcluster', [VERSION, cluster, '--stop']).catch(() => undefined);
 }, 60_000);
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Polls a fresh connection until PostgreSQL answers; the moment it does. */
 async function databaseBack(timeoutMs = 20_000): Promise<number> {
