@@ -44,21 +44,35 @@ export type PartDefs = Record<string, PartDef<any, any, any>>;
 
 type RowOf<T extends PgTable, C extends Props<T>> = Wire<Pick<InferSelectModel<T>, C & keyof InferSelectModel<T>>>;
 
+// The served columns are read off the declaration's `columns` itself: inferred through
+// PartDef's parameters they widened back to every column of the table.
+type ServedOf<D, T extends PgTable> = D extends { columns?: readonly (infer C)[] | undefined } ? C & Props<T> : Props<T>;
+
 export type PartRow<D> =
-  D extends PartDef<infer T, infer P, infer C> ? RowOf<T, C> & { [K in keyof P]: PartRow<P[K]>[] } : never;
+  D extends PartDef<infer T, infer P> ? RowOf<T, ServedOf<D, T>> & { [K in keyof P]: PartRow<P[K]>[] } : never;
 
 /** Declares a part: its table, parent column, match rule, order and parts of its own. */
-export function part<T extends PgTable, P extends PartDefs = Record<never, never>, C extends Props<T> = Props<T>>(
+interface PartOptions<T extends PgTable, C> {
+  parent: PgColumn;
+  match: 'id' | readonly Props<T>[];
+  position?: Props<T>;
+  columns?: C;
+}
+
+type NoParts = Record<never, never>;
+
+// Two signatures: without `parts`, a generic P would be inferred from the aggregate's
+// contextual type (an index signature) and the row type would accept any key.
+export function part<T extends PgTable, const C extends readonly Props<T>[] = readonly Props<T>[]>(
   table: T,
-  options: {
-    parent: PgColumn;
-    match: 'id' | readonly Props<T>[];
-    position?: Props<T>;
-    columns?: readonly C[];
-    parts?: P;
-  },
-): PartDef<T, P, C> {
-  return { table, parent: options.parent, match: options.match, position: options.position, columns: options.columns, parts: (options.parts ?? {}) as P };
+  options: PartOptions<T, C> & { parts?: undefined },
+): PartDef<T, NoParts, C[number]>;
+export function part<T extends PgTable, P extends PartDefs, const C extends readonly Props<T>[] = readonly Props<T>[]>(
+  table: T,
+  options: PartOptions<T, C> & { parts: P },
+): PartDef<T, P, C[number]>;
+export function part(table: PgTable, options: PartOptions<PgTable, readonly string[]> & { parts?: PartDefs }): PartDef {
+  return { table, parent: options.parent, match: options.match, position: options.position, columns: options.columns, parts: options.parts ?? {} };
 }
 
 const column = (table: PgTable, prop: string): PgColumn => {
