@@ -88,7 +88,7 @@ describe('a database that went away', () => {
     await drop();
   });
 
-  it('turns ready into 503 {status: unavailable} and an API call into a bare 500, logged with its request id', async () => {
+  it('turns ready into 503 database_unavailable and an API call into a 503 with Retry-After, logged as a warning with its request id', async () => {
     const media = await seedMedia(app);
     const api = client(app, media.keys.viewer);
     // The first call caches the key, so the second reaches the listing's own query.
@@ -101,16 +101,19 @@ describe('a database that went away', () => {
     expect(health.statusCode).toBe(200);
     const ready = await app.inject({ method: 'GET', url: '/ready' });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ status: 'unavailable' });
+    expect(ready.json()).toEqual({ status: 'unavailable', error: 'the database is unavailable; retry shortly', code: 'database_unavailable' });
 
+    // An outage is not a bug: 503 with Retry-After (issue 7), logged as a warning, never a 500.
     const res = await api.get('/core/v2/categories');
-    expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ error: 'internal error', code: 'internal' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ error: 'the database is unavailable; retry shortly', code: 'database_unavailable' });
+    expect(res.headers['retry-after']).toBe('1');
     expect(res.body).not.toMatch(/stack|select|categories|pglite|pool/i);
 
-    const failed = log.lines().filter((l) => l.msg === 'request failed');
-    expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ level: 50, reqId: requestId(res) });
+    const unavailable = log.lines().filter((l) => l.msg === 'database unavailable');
+    expect(unavailable).toHaveLength(1);
+    expect(unavailable[0]).toMatchObject({ level: 40, reqId: requestId(res) });
+    expect(log.lines().filter((l) => l.msg === 'request failed')).toHaveLength(0);
   });
 });
 

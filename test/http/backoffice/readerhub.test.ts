@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemContext } from '../../../src/shared/http/route.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
@@ -49,7 +50,7 @@ async function firstSignIn(sub: string, claims: Record<string, unknown> = {}, me
 
 describe('GET /core/v2/readers', () => {
   it('lists the media readers newest first, so that an editor can find their ids', async () => {
-    const res = await viewer.get('/core/v2/readers');
+    const res = await admin.get('/core/v2/readers');
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.data.map((r: { id: string }) => r.id)).toEqual([bob.id, alice.id]);
@@ -82,7 +83,7 @@ describe('GET /core/v2/readers', () => {
   });
 
   it('answers a reader by id, and 404 for a reader of another media', async () => {
-    const res = await viewer.get(`/core/v2/readers/${bob.id}`);
+    const res = await admin.get(`/core/v2/readers/${bob.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ id: bob.id, sub: 'bob', email: 'bob@example.test' });
     expectError(await admin.get(`/core/v2/readers/${foreignReader.id}`), 404, 'reader_not_found');
@@ -120,7 +121,7 @@ describe('reader entitlements', () => {
       inserted_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
     });
-    const fetched = await viewer.get(`/core/v2/reader-entitlements/${data.id}`);
+    const fetched = await admin.get(`/core/v2/reader-entitlements/${data.id}`);
     expect(fetched.json().data).toEqual(data);
   });
 
@@ -185,17 +186,17 @@ describe('reader entitlements', () => {
     const b = (await admin.post('/core/v2/reader-entitlements', { reader_id: reader.id, product_key: 'two', starts_at: at(HOUR) })).json().data;
     const c = (await admin.post('/core/v2/reader-entitlements', { reader_id: reader.id, product_key: 'one' })).json().data;
 
-    const mine = (await viewer.get(`/core/v2/reader-entitlements?reader_id=${reader.id}`)).json();
+    const mine = (await admin.get(`/core/v2/reader-entitlements?reader_id=${reader.id}`)).json();
     expect(mine.data.map((x: { id: string }) => x.id)).toEqual([c.id, b.id, a.id]);
     expect(mine.meta.base).toBe(`/core/v2/reader-entitlements?reader_id=${reader.id}`);
 
-    const paged = (await viewer.get(`/core/v2/reader-entitlements?reader_id=${reader.id}&limit=2`)).json();
+    const paged = (await admin.get(`/core/v2/reader-entitlements?reader_id=${reader.id}&limit=2`)).json();
     expect(paged.data.map((x: { id: string }) => x.id)).toEqual([c.id, b.id]);
-    expect((await viewer.get(paged.meta.next)).json().data.map((x: { id: string }) => x.id)).toEqual([a.id]);
+    expect((await admin.get(paged.meta.next)).json().data.map((x: { id: string }) => x.id)).toEqual([a.id]);
 
-    const ones = (await viewer.get(`/core/v2/reader-entitlements?reader_id=${reader.id}&product_key=one`)).json();
+    const ones = (await admin.get(`/core/v2/reader-entitlements?reader_id=${reader.id}&product_key=one`)).json();
     expect(ones.data.map((x: { id: string }) => x.id)).toEqual([c.id, a.id]);
-    const scheduled = (await viewer.get(`/core/v2/reader-entitlements?reader_id=${reader.id}&status=scheduled`)).json();
+    const scheduled = (await admin.get(`/core/v2/reader-entitlements?reader_id=${reader.id}&status=scheduled`)).json();
     expect(scheduled.data.map((x: { id: string }) => x.id)).toEqual([b.id]);
 
     // Another media's reader id filters to nothing; it never reaches that media's rows.
@@ -204,9 +205,9 @@ describe('reader entitlements', () => {
       product_key: 'one',
     });
     expect(foreign.statusCode).toBe(201);
-    expect((await viewer.get(`/core/v2/reader-entitlements?reader_id=${foreignReader.id}`)).json().data).toEqual([]);
-    expectError(await viewer.get('/core/v2/reader-entitlements?reader_id=nope'), 400, 'validation_failed');
-    expectError(await viewer.get('/core/v2/reader-entitlements?status=gone'), 400, 'validation_failed');
+    expect((await admin.get(`/core/v2/reader-entitlements?reader_id=${foreignReader.id}`)).json().data).toEqual([]);
+    expectError(await admin.get('/core/v2/reader-entitlements?reader_id=nope'), 400, 'validation_failed');
+    expectError(await admin.get('/core/v2/reader-entitlements?status=gone'), 400, 'validation_failed');
   });
 
   it('revokes with 204, keeping the row with revoked_at; revoking again changes nothing', async () => {
@@ -233,7 +234,7 @@ describe('reader entitlements', () => {
     expect(untouched.json().data.revoked_at).toBeNull();
   });
 
-  it('is refused to roles lacking readerhub permissions: editors (403 on all), viewers (403 on writes)', async () => {
+  it('is refused to roles lacking readerhub permissions: editors and viewers, 403 on reads and writes', async () => {
     const created = (await admin.post('/core/v2/reader-entitlements', { reader_id: alice.id, product_key: 'perm' })).json().data;
     const body = { reader_id: alice.id, product_key: 'perm' };
     for (const key of [media.keys.editor, media.keys.ad_manager, media.keys.messenger]) {
@@ -243,9 +244,17 @@ describe('reader entitlements', () => {
       expectError(await api.get(`/core/v2/reader-entitlements/${created.id}`), 403, 'forbidden');
       expectError(await api.delete(`/core/v2/reader-entitlements/${created.id}`), 403, 'forbidden');
     }
-    expectError(await viewer.post('/core/v2/reader-entitlements', body), 403, 'forbidden');
-    expectError(await viewer.delete(`/core/v2/reader-entitlements/${created.id}`), 403, 'forbidden');
-    expect((await viewer.get(`/core/v2/reader-entitlements/${created.id}`)).json().data.revoked_at).toBeNull();
+    // Readers' personal data needs readerhub:read, which viewers do not have (issue 7's decision).
+    for (const res of [
+      await viewer.post('/core/v2/reader-entitlements', body),
+      await viewer.get('/core/v2/reader-entitlements'),
+      await viewer.get(`/core/v2/reader-entitlements/${created.id}`),
+      await viewer.delete(`/core/v2/reader-entitlements/${created.id}`),
+      await viewer.get('/core/v2/readers'),
+    ]) {
+      expectError(res, 403, 'forbidden');
+    }
+    expect((await admin.get(`/core/v2/reader-entitlements/${created.id}`)).json().data.revoked_at).toBeNull();
   });
 });
 
@@ -268,8 +277,8 @@ describe('reader invitations', () => {
       inserted_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
     });
-    expect((await viewer.get(`/core/v2/reader-invitations/${data.id}`)).json().data).toEqual(data);
-    const listed = (await viewer.get('/core/v2/reader-invitations')).json();
+    expect((await admin.get(`/core/v2/reader-invitations/${data.id}`)).json().data).toEqual(data);
+    const listed = (await admin.get('/core/v2/reader-invitations')).json();
     expect(listed.data[0]).toEqual(data);
     expect(listed.meta).toMatchObject({ base: '/core/v2/reader-invitations', previous: null });
 
@@ -290,12 +299,12 @@ describe('reader invitations', () => {
   });
 
   it('lists expired invitations as expired, and answers 404 for another media', async () => {
-    const expired = await ctx.app.services.readerhub.invitations.create(media.mediaId, {
+    const expired = await ctx.app.services.readerhub.invitations.create(systemContext(media.mediaId), {
       email: 'late@example.test',
       expires_at: new Date(Date.now() - HOUR),
     });
     expect((await admin.get(`/core/v2/reader-invitations/${expired.id}`)).json().data.status).toBe('expired');
-    const foreign = await ctx.app.services.readerhub.invitations.create(other.mediaId, {
+    const foreign = await ctx.app.services.readerhub.invitations.create(systemContext(other.mediaId), {
       email: 'x@example.test',
       expires_at: new Date(Date.now() + HOUR),
     });
@@ -311,12 +320,12 @@ describe('reader invitations', () => {
       data: { id: created.id, email: 'reader@example.test', product_key: null, expires_at: created.expires_at },
     });
 
-    const expired = await ctx.app.services.readerhub.invitations.create(media.mediaId, {
+    const expired = await ctx.app.services.readerhub.invitations.create(systemContext(media.mediaId), {
       email: 'late@example.test',
       expires_at: new Date(Date.now() - 1000),
     });
     expectError(await app.get(`/api/media/v1/invitations/${expired.id}`), 404, 'invitation_expired');
-    const foreign = await ctx.app.services.readerhub.invitations.create(other.mediaId, {
+    const foreign = await ctx.app.services.readerhub.invitations.create(systemContext(other.mediaId), {
       email: 'x@example.test',
       expires_at: new Date(Date.now() + HOUR),
     });
@@ -326,9 +335,10 @@ describe('reader invitations', () => {
     expectError(await readerClient(ctx.app, media.mediaId).get(`/api/media/v1/invitations/${created.id}`), 401, 'missing_token');
   });
 
-  it('is refused to editors (403) and, for writes, to viewers', async () => {
+  it('is refused to editors and viewers (403)', async () => {
     expectError(await editor.post('/core/v2/reader-invitations', { email: 'a@example.test', expires_at: at(HOUR) }), 403, 'forbidden');
     expectError(await editor.get('/core/v2/reader-invitations'), 403, 'forbidden');
     expectError(await viewer.post('/core/v2/reader-invitations', { email: 'a@example.test', expires_at: at(HOUR) }), 403, 'forbidden');
+    expectError(await viewer.get('/core/v2/reader-invitations'), 403, 'forbidden');
   });
 });

@@ -1,5 +1,5 @@
 import type { Db } from '../../../db/client.js';
-import { type RequestContext, systemContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/http/route.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { readerhubErrors } from '../readerhub.errors.js';
 import type { InvitationsRepository } from './invitations.repository.js';
@@ -15,14 +15,8 @@ export function createInvitationsService(deps: { db: Db; repo: InvitationsReposi
   };
 
   return {
-    /**
-     * A media id in place of the context is the system acting for that media (the tests
-     * seed expired invitations this way, which the API refuses to create).
-     */
-    create: (ctx: RequestContext | string, input: InvitationCreate) => {
-      const { mediaId } = typeof ctx === 'string' ? systemContext(ctx) : ctx;
-      return repo.insert(db, { mediaId, email: input.email, productKey: input.product_key ?? null, expiresAt: input.expires_at });
-    },
+    create: (ctx: RequestContext, input: InvitationCreate) =>
+      repo.insert(db, { mediaId: ctx.mediaId, email: input.email, productKey: input.product_key ?? null, expiresAt: input.expires_at }),
 
     list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
 
