@@ -1,0 +1,78 @@
+import type { FastifyRequest } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { chooseLocale, pickLocale, readerList } from '../../src/shared/http/reader.js';
+
+// readerList needs of a request only its URL, link origin and resolved media.
+const request = (url: string) =>
+  ({ url, linkOrigin: 'https://news.example', media: { id: 'm1', defaultLocale: 'fr', locales: ['fr', 'en', 'de'] } }) as unknown as FastifyRequest;
+
+describe('the one locale rule', () => {
+  it('serves the asked language, else the default, else the first available', () => {
+    expect(chooseLocale(['en', 'fr'], 'en', 'fr')).toBe('en');
+    expect(chooseLocale(['en', 'fr'], 'it', 'fr')).toBe('fr');
+    expect(chooseLocale(['de', 'en'], 'it', 'fr')).toBe('de');
+    expect(chooseLocale([], 'it', 'fr')).toBeNull();
+  });
+
+  it("picks a record's entry by that rule and tells the record's languages", () => {
+    const entries = [{ locale: 'de', title: 'Hallo' }, { locale: 'en', title: 'Hello' }];
+    expect(pickLocale(entries, 'en', 'fr')).toEqual({ entry: entries[1], meta: { current: 'en', available: ['de', 'en'] } });
+    expect(pickLocale(entries, undefined, 'fr')).toEqual({ entry: entries[0], meta: { current: 'de', available: ['de', 'en'] } });
+  });
+});
+
+describe('readerList', () => {
+  const rows = [
+    { id: 'a', categoryIds: ['c1', 'c2'], authorIds: ['p1'] },
+    { id: 'b', categoryIds: ['c2', 'c3'], authorIds: [] },
+    { id: 'c', categoryIds: ['c1'], authorIds: ['p1', 'p2'] },
+  ];
+  const page = { items: rows, next: 'n.x', previous: null };
+
+  it('loads each kind of related record once per page, with each id once, beside data and meta', async () => {
+    const calls: Array<[string, string[]]> = [];
+    const loader = (kind: string) => async (mediaId: string, ids: string[]) => {
+      calls.push([kind, ids]);
+      expect(mediaId).toBe('m1');
+      return ids.map((id) => ({ id }));
+    };
+    const body = await readerList(
+      request('/api/media/v1/contents?limit=3&locale=en&after=old.cursor'),
+      page,
+      'en',
+      (row, view) => {
+        view.collect.categories(row.categoryIds);
+        view.collect.profiles(row.authorIds);
+        return { id: row.id, locale: view.locale, fallback: view.fallback };
+      },
+      { categories: loader('categories'), profiles: loader('profiles'), templates: loader('templates') },
+    );
+    expect(calls.sort()).toEqual([
+      ['categories', ['c1', 'c2', 'c3']],
+      ['profiles', ['p1', 'p2']],
+    ]);
+    expect(body).toEqual({
+      data: [
+        { id: 'a', locale: 'en', fallback: 'fr' },
+        { id: 'b', locale: 'en', fallback: 'fr' },
+        { id: 'c', locale: 'en', fallback: 'fr' },
+      ],
+      // A kind nothing on the page points to is an empty list, with no query.
+      assocs: { categories: [{ id: 'c1' }, { id: 'c2' }, { id: 'c3' }], profiles: [{ id: 'p1' }, { id: 'p2' }], templates: [] },
+      meta: {
+        base: 'https://news.example/api/media/v1/contents?limit=3&locale=en',
+        next: 'https://news.example/api/media/v1/contents?limit=3&locale=en&after=n.x',
+        previous: null,
+        locales: { current: 'en', available: ['fr', 'en', 'de'] },
+      },
+    });
+  });
+
+  it("answers meta.locales by the same rule over the media's languages, and no assocs when none are asked", async () => {
+    const body = await readerList(request('/api/media/v1/categories'), { items: [], next: null, previous: null }, 'it', (row) => row);
+    expect(body).toEqual({
+      data: [],
+      meta: { base: 'https://news.example/api/media/v1/categories', next: null, previous: null, locales: { current: 'fr', available: ['fr', 'en', 'de'] } },
+    });
+  });
+});
