@@ -66,7 +66,7 @@ interface LocaleJson {
 }
 
 // The same wire shapes the app answers, written out by hand: the least work that gives the
-// same JSON. Rows carry what the app's SQL selects (timestamps already as ISO text).
+// same JSON. Rows carry what the app's SQL selects, keyed by its aliases (timestamps already ISO text).
 const backoffice = (r: Row) => ({
   id: r.id,
   locales: (r.locales as LocaleJson[]).map((l) => ({
@@ -76,11 +76,11 @@ const backoffice = (r: Row) => ({
     description: l.description,
     deleted_at: l.deletedAt,
   })),
-  svg_icon: r.svg_icon,
-  is_archived: r.is_archived,
-  inserted_at: r.inserted_at,
-  updated_at: r.updated_at,
-  deleted_at: r.deleted_at,
+  svg_icon: r.svgIcon,
+  is_archived: r.isArchived,
+  inserted_at: r.insertedAt,
+  updated_at: r.updatedAt,
+  deleted_at: r.deletedAt,
 });
 
 const reader = (r: Row) => {
@@ -90,14 +90,14 @@ const reader = (r: Row) => {
     id: r.id,
     name: entry?.name ?? null,
     description: entry?.description ?? null,
-    svg_icon: r.svg_icon,
+    svg_icon: r.svgIcon,
     meta: { locales: { current: entry?.locale ?? null, available: locales.map((l) => l.locale) } },
-    updated_at: r.updated_at,
+    updated_at: r.updatedAt,
   };
 };
 
 // An unsigned cursor of the same length class as the app's: base64url of the sort key and id.
-const cursor = (r: Row) => Buffer.from(JSON.stringify([r.inserted_at, r.id])).toString('base64url');
+const cursor = (r: Row) => Buffer.from(JSON.stringify([r.insertedAt, r.id])).toString('base64url');
 
 const page = (rows: Row[], limit: number, path: string, backwardFrom: boolean) => {
   const items = rows.slice(0, limit);

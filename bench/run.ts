@@ -276,7 +276,9 @@ async function main() {
     const fromFloor = await getJson<{ data: unknown }>(floorUrl + floorPath, {});
     const fromApp = await getJson<{ data: unknown }>(appUrl + appPath, headers);
     if (JSON.stringify(fromFloor.data) !== JSON.stringify(fromApp.data)) {
-      throw new Error(`the floor's ${floorPath} does not answer the app's data for ${appPath}`);
+      throw new Error(
+        `the floor's ${floorPath} does not answer the app's data for ${appPath}:\n${JSON.stringify(fromFloor.data).slice(0, 400)}\n${JSON.stringify(fromApp.data).slice(0, 400)}`,
+      );
     }
   }
 

@@ -52,6 +52,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { maxParamLength: 200 },
+    // A child logger per request costs a pino object for nothing when the level is silent.
+    childLoggerFactory: (parent, bindings, options) => (parent.level === 'silent' ? parent : parent.child(bindings, options)),
     // The router's and Node's own refusals (414, 431, a malformed request) answer the envelope too.
     ...envelopeServerOptions,
     // Shutdown (src/main.ts): requests read on open connections while the server closes are

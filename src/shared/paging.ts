@@ -89,8 +89,8 @@ export interface Listing<Row> {
   keyset: Keyset<Row>;
   /** The listing's name and owner (`categories:published:<media id>`): a cursor serves only here. */
   scope: string;
-  /** The listing's own filter. */
-  where?: SQL | undefined;
+  /** The listing's own filter, or a function making it (called only when a statement is built). */
+  where?: SQL | undefined | (() => SQL | undefined);
   /**
    * Prepare the statement once per executor and page shape under this name, and run it
    * with `params` (the values of the `sql.placeholder`s in `where`): hot listings skip
@@ -166,25 +166,29 @@ export class Paginator {
    */
   async page<Row>(listing: Listing<Row>, query: PageQuery): Promise<Page<Row>> {
     const select = () => (typeof listing.select === 'function' ? listing.select() : listing.select);
+    const where = () => (typeof listing.where === 'function' ? listing.where() : listing.where);
     const prepared = listing.prepared;
     if (!prepared) {
       const plan = this.plan(listing.keyset, listing.scope, query, false);
-      return plan.finish(await select().where(and(listing.where, plan.where)).orderBy(...plan.orderBy).limit(plan.limit));
+      return plan.finish(await select().where(and(where(), plan.where)).orderBy(...plan.orderBy).limit(plan.limit));
     }
-    const plan = this.plan(listing.keyset, listing.scope, query, true);
-    const statement = this.statements(prepared.executor, `${prepared.name}:${plan.shape}`, () =>
-      select()
-        .where(and(listing.where, plan.where))
+    // A prepared page builds no SQL once its statement exists: it decodes the cursor into
+    // the placeholders' values and runs the statement of its shape.
+    const { shape, params, finish } = this.position(listing.keyset, listing.scope, query);
+    const statement = this.statements(prepared.executor, `${prepared.name}:${shape}`, () => {
+      const plan = this.plan(listing.keyset, listing.scope, query, true);
+      return select()
+        .where(and(where(), plan.where))
         .orderBy(...plan.orderBy)
         .limit(sql.placeholder('page_limit'))
-        .prepare(`${prepared.name}_${plan.shape}`),
-    ) as Prepared<Row>;
-    const values = { ...prepared.params, ...plan.params };
-    return plan.finish(prepared.rowsAsSelected ? await rowsAsSelected(statement, values) : await statement.execute(values));
+        .prepare(`${prepared.name}_${shape}`);
+    }) as Prepared<Row>;
+    const values = { ...prepared.params, ...params };
+    return finish(prepared.rowsAsSelected ? await rowsAsSelected(statement, values) : await statement.execute(values));
   }
 
-  /** The parts of a page's statement; `placeholders` leaves the cursor and limit as named placeholders. */
-  plan<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery, placeholders = false): PagePlan<Row> {
+  /** Where a page starts: its shape, the placeholders' values, and how to turn its rows into a page. */
+  private position<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery) {
     if (query.after && query.before) {
       throw new AppError(400, 'invalid_cursor', 'use either after or before, not both');
     }
@@ -193,6 +197,26 @@ export class Paginator {
     const position = token ? this.decode(keyset, scope, token) : undefined;
     const params: Record<string, unknown> = { page_limit: query.limit + 1 };
     position?.forEach((value, i) => (params[`cursor_${i}`] = value));
+    const shape: PagePlan<Row>['shape'] = position ? (backward ? 'before' : 'after') : 'first';
+    const finish = (rows: Row[]): Page<Row> => {
+      const more = rows.length > query.limit;
+      const items = more ? rows.slice(0, query.limit) : rows;
+      if (backward) items.reverse();
+      const first = items[0];
+      const last = items[items.length - 1];
+      const cursorOf = (row: Row | undefined) => (row ? this.encode(scope, keyset, row) : null);
+      if (backward) {
+        // We came from the page after this one, so it exists.
+        return { items, next: cursorOf(last), previous: more ? cursorOf(first) : null };
+      }
+      return { items, next: more ? cursorOf(last) : null, previous: token ? cursorOf(first) : null };
+    };
+    return { backward, position, params, shape, finish };
+  }
+
+  /** The parts of a page's statement; `placeholders` leaves the cursor and limit as named placeholders. */
+  plan<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery, placeholders = false): PagePlan<Row> {
+    const { backward, position, params, shape, finish } = this.position(keyset, scope, query);
 
     const columns = [...keyset.keys.map((k) => k.expr), keyset.id];
     const casts = [...keyset.keys.map((k) => CASTS[k.type]), sql`::uuid`];
@@ -226,26 +250,7 @@ export class Paginator {
     const nulls = backward ? sql`nulls first` : sql`nulls last`;
     const orderBy = columns.map((column, i) => sql`${column} ${walksDesc[i] ? sql`desc` : sql`asc`} ${nulls}`);
 
-    return {
-      where,
-      orderBy,
-      limit: query.limit + 1,
-      shape: position ? (backward ? 'before' : 'after') : 'first',
-      params,
-      finish: (rows) => {
-        const more = rows.length > query.limit;
-        const items = more ? rows.slice(0, query.limit) : rows;
-        if (backward) items.reverse();
-        const first = items[0];
-        const last = items[items.length - 1];
-        const cursorOf = (row: Row | undefined) => (row ? this.encode(scope, keyset, row) : null);
-        if (backward) {
-          // We came from the page after this one, so it exists.
-          return { items, next: cursorOf(last), previous: more ? cursorOf(first) : null };
-        }
-        return { items, next: more ? cursorOf(last) : null, previous: token ? cursorOf(first) : null };
-      },
-    };
+    return { where, orderBy, limit: query.limit + 1, shape, params, finish };
   }
 
   private sign(scope: string, payload: string): Buffer {

@@ -45,8 +45,9 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     }
     recordRoutes(app, 'reader', route);
   });
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     req.linkOrigin = config.publicBaseUrl ?? `${req.protocol}://${req.host}`;
+    done();
   });
   app.addHook(
     'onRequest',

@@ -36,7 +36,7 @@ export function createCategoriesRepository(pager: Paginator) {
           select: () => db.select(categoryAggregate.columns).from(categories),
           keyset: order,
           scope: `categories:${view}:${mediaId}`,
-          where: and(eq(categories.mediaId, sql.placeholder('mediaId')), categoryAggregate.filter(view === 'all' ? undefined : view)),
+          where: () => and(eq(categories.mediaId, sql.placeholder('mediaId')), categoryAggregate.filter(view === 'all' ? undefined : view)),
           prepared: { executor: db, name: `categories_list_${view}`, params: { mediaId }, rowsAsSelected: true },
         },
         query,
