@@ -10,8 +10,6 @@ import { type ReaderRow, readerProfileMetadata, readerProfiles, readers } from '
  * The reader's profile and its {key, value} pairs, read in one statement, pairs in the
  * order the reader gave them. The pairs have no deleted_at: replacing them removes the gone ones.
  */
-// Declared apart: inside the aggregate's `parts` the contextual type widens the served
-// columns back to all of them, and the row type would claim fields the JSON lacks.
 const metadataPart = part(readerProfileMetadata, {
   parent: readerProfileMetadata.profileId,
   match: ['key'],
