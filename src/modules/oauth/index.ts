@@ -10,6 +10,7 @@ import { createTokensService } from './tokens.service.js';
 export { oauthBackofficeRoutes } from './oauth.backoffice.routes.js';
 export { oauthReaderRoutes } from './oauth.reader.routes.js';
 export { bearerErrors } from './oauth.errors.js';
+export { oauthTags } from './oauth.tags.js';
 export { audienceFor } from './tokens.service.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;

@@ -11,6 +11,7 @@ export type { TopicRow } from './topics/topics.table.js';
 export type { TopicsService } from './topics/topics.service.js';
 export { toReaderTopic } from './topics/topics.mappers.js';
 export { readerTopicSchema } from './topics/topics.schemas.js';
+export { publisherTags } from './publisher.tags.js';
 
 export function createPublisherServices(deps: { db: Db; pager: Paginator }) {
   const { db, pager } = deps;

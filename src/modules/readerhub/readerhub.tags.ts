@@ -1,5 +1,6 @@
 import type { Tag } from '../../shared/http/route.js';
-import { publisherTags } from '../publisher/publisher.tags.js';
+import { oauthTags } from '../oauth/index.js';
+import { publisherTags } from '../publisher/index.js';
 
 /** The OpenAPI tags of the readerhub module's routes, each described once. */
 export const readerhubTags = {
@@ -15,10 +16,8 @@ export const readerhubTags = {
     name: 'ReaderHub: Invitations',
     description: 'Invitations for someone to become a reader, valid until they expire; sending them is up to the caller.',
   },
-  readerOAuth: {
-    name: 'Reader: OAuth',
-    description: 'Tokens, identity providers and the signed-in reader behind a token.',
-  },
+  // Verify and User info sit with the token endpoint in the oauth module's tag, described there.
+  readerOAuth: oauthTags.reader,
   readerAccounts: {
     name: 'Reader: Accounts',
     description: "The signed-in reader's own profile, its metadata and entitlements.",
