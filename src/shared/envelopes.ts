@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Page } from './paging.js';
 
 declare module 'fastify' {
@@ -32,6 +32,12 @@ export function pagingMeta(req: FastifyRequest, page: Pick<Page<unknown>, 'next'
 }
 
 export const one = <T>(data: T) => ({ data });
+
+/** An idempotent create's answer: 201 with the record it made, 200 with the one that was there. */
+export const createdOrFound = <Row, T>(reply: FastifyReply, outcome: { row: Row; created: boolean }, map: (row: Row) => T) => {
+  if (outcome.created) reply.status(201);
+  return one(map(outcome.row));
+};
 
 export const list = <Row, T>(req: FastifyRequest, page: Page<Row>, map: (row: Row) => T) => ({
   data: page.items.map((row) => map(row)),

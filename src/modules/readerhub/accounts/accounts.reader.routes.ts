@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { one } from '../../../shared/envelopes.js';
+import { createdOrFound, one } from '../../../shared/envelopes.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf } from '../../../shared/schemas.js';
 import { readerhubTags } from '../readerhub.tags.js';
@@ -32,11 +32,7 @@ export const verifyReaderRoutes: FastifyPluginAsyncZod<{ accounts: AccountsServi
     // account:read: verifying only links the token's identity, it changes nothing the reader chose.
     access: { scope: 'account:read', readerRequired: true },
     response: { 200: dataOf(readerAccountSchema), 201: dataOf(readerAccountSchema) },
-    handler: async (ctx, _input, reply) => {
-      const { row, created } = await accounts.verify(ctx);
-      if (created) reply.status(201);
-      return one(toReaderAccount(row));
-    },
+    handler: async (ctx, _input, reply) => createdOrFound(reply, await accounts.verify(ctx), toReaderAccount),
   });
 };
 

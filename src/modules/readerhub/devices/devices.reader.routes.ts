@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { one } from '../../../shared/envelopes.js';
+import { createdOrFound } from '../../../shared/envelopes.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf } from '../../../shared/schemas.js';
 import { readerhubTags } from '../readerhub.tags.js';
@@ -20,10 +20,7 @@ export const devicesReaderRoutes: FastifyPluginAsyncZod<{ devices: DevicesServic
     access: { scope: 'account:write', readerRequired: true },
     body: deviceRegisterBody,
     response: { 200: dataOf(deviceSchema), 201: dataOf(deviceSchema) },
-    handler: async (ctx, { body }, reply) => {
-      const { row, created } = await devices.register(ctx, reply.request.readerAccount, body);
-      if (created) reply.status(201);
-      return one(toReaderDevice(row));
-    },
+    handler: async (ctx, { body }, reply) =>
+      createdOrFound(reply, await devices.register(ctx, reply.request.readerAccount, body), toReaderDevice),
   });
 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { list, one } from '../../../shared/envelopes.js';
+import { createdOrFound, list } from '../../../shared/envelopes.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf, idParams, listOf, noContent } from '../../../shared/schemas.js';
 import { readerhubTags } from '../readerhub.tags.js';
@@ -35,11 +35,8 @@ export const favoritesReaderRoutes: FastifyPluginAsyncZod<{ favorites: Favorites
     access: { scope: 'account:write', readerRequired: true },
     body: favoriteCreateBody,
     response: { 200: dataOf(favoriteSchema), 201: dataOf(favoriteSchema) },
-    handler: async (ctx, { body }, reply) => {
-      const { row, created } = await favorites.add(ctx, reply.request.readerAccount, body);
-      if (created) reply.status(201);
-      return one(toReaderFavorite(row));
-    },
+    handler: async (ctx, { body }, reply) =>
+      createdOrFound(reply, await favorites.add(ctx, reply.request.readerAccount, body), toReaderFavorite),
   });
 
   route(app, {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { list, one } from '../../../shared/envelopes.js';
+import { createdOrFound, list } from '../../../shared/envelopes.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf, listOf, noContent, uuid } from '../../../shared/schemas.js';
 import { readerhubTags } from '../readerhub.tags.js';
@@ -40,11 +40,8 @@ export const topicSubscriptionsReaderRoutes: FastifyPluginAsyncZod<{ subscriptio
     access: { scope: 'account:write', readerRequired: true },
     params: topicParams,
     response: { 200: dataOf(topicSubscriptionSchema), 201: dataOf(topicSubscriptionSchema) },
-    handler: async (ctx, { params }, reply) => {
-      const { row, created } = await subscriptions.subscribe(ctx, reply.request.readerAccount, params.id);
-      if (created) reply.status(201);
-      return one(toTopicSubscription(row));
-    },
+    handler: async (ctx, { params }, reply) =>
+      createdOrFound(reply, await subscriptions.subscribe(ctx, reply.request.readerAccount, params.id), toTopicSubscription),
   });
 
   route(app, {
