@@ -32,7 +32,8 @@ const clip = (text: string) => (text.length > ECHO_LIMIT ? `${text.slice(0, ECHO
 // Clients may retry after this many seconds; the pool reconnects on the next request.
 const RETRY_AFTER_SECONDS = '1';
 
-const databaseUnavailable = () =>
+/** The one answer to a database that cannot be reached: the error handler's, and /ready's. */
+export const databaseUnavailable = () =>
   new AppError(503, 'database_unavailable', 'the database is unavailable; retry shortly', undefined, {
     'retry-after': RETRY_AFTER_SECONDS,
   });

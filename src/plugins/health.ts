@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import type { Database } from '../db/client.js';
+import { databaseUnavailable } from './error-handler.js';
 
 const status = z.object({ status: z.enum(['ok', 'unavailable']) });
 // The 503 keeps `status` for orchestrators and carries the house envelope beside it.
@@ -71,11 +72,11 @@ export const healthPlugin = fp<{ database: Database }>(
           return { status: 'ok' as const };
         } catch (err) {
           req.log.warn({ err: { message: (err as Error).message } }, 'database not reachable');
-          return reply.status(503).header('retry-after', '1').send({
-            status: 'unavailable' as const,
-            error: 'the database is unavailable; retry shortly',
-            code: 'database_unavailable' as const,
-          });
+          const { message, headers } = databaseUnavailable();
+          return reply
+            .status(503)
+            .headers(headers ?? {})
+            .send({ status: 'unavailable' as const, error: message, code: 'database_unavailable' as const });
         }
       },
     );
