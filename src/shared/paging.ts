@@ -38,17 +38,17 @@ export const keyset = <Row extends { id: string }>(keys: SortKey<Row>[], id: PgC
   idOf: (row) => row.id,
 });
 
-/** The default order of every listing: newest first, by insertion time then id. */
-export const newestFirst = <Row extends { insertedAt: Date | string; id: string }>(columns: {
-  insertedAt: PgColumn;
-  id: PgColumn;
-}): Keyset<Row> => keyset<Row>([{ expr: columns.insertedAt, type: 'timestamptz', dir: 'desc', of: (row) => row.insertedAt }], columns.id);
+/** A listing in insertion order: by insertion time, then id, in one direction. */
+const byInsertion =
+  (dir: 'asc' | 'desc') =>
+  <Row extends { insertedAt: Date | string; id: string }>(columns: { insertedAt: PgColumn; id: PgColumn }): Keyset<Row> =>
+    keyset<Row>([{ expr: columns.insertedAt, type: 'timestamptz', dir, of: (row) => row.insertedAt }], columns.id);
+
+/** The default order of every listing: newest first. */
+export const newestFirst = byInsertion('desc');
 
 /** Oldest first: the order of short editorial lists (topics). */
-export const oldestFirst = <Row extends { insertedAt: Date | string; id: string }>(columns: {
-  insertedAt: PgColumn;
-  id: PgColumn;
-}): Keyset<Row> => keyset<Row>([{ expr: columns.insertedAt, type: 'timestamptz', dir: 'asc', of: (row) => row.insertedAt }], columns.id);
+export const oldestFirst = byInsertion('asc');
 
 export interface Page<Row> {
   items: Row[];
