@@ -22,10 +22,9 @@ export const profileTypesReaderRoutes: FastifyPluginAsyncZod<{ profileTypes: Pro
     response: { 200: readerListOf(readerProfileTypeSchema) },
     handler: async (ctx, { query }, reply) => {
       const { media } = reply.request;
-      return readerList(reply.request, await profileTypes.list(ctx, query), query.locale, (row, view) =>
-        // Nothing in a profile type is per language: each item's meta.locales is the list's.
-        toReaderProfileType(row, { current: chooseLocale(media.locales, view.locale, view.fallback), available: media.locales }),
-      );
+      // Nothing in a profile type is per language: each item's meta.locales is the list's, made once.
+      const locales = { current: chooseLocale(media.locales, query.locale, media.defaultLocale), available: media.locales };
+      return readerList(reply.request, await profileTypes.list(ctx, query), query.locale, (row) => toReaderProfileType(row, locales));
     },
   });
 };
