@@ -332,6 +332,14 @@ async function main() {
     },
   ];
 
+  // BENCH_ONLY=<regex> runs the matching scenarios and the floors they are measured against
+  // (for a profile of one path: node --cpu-prof --import tsx bench/run.ts).
+  const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+  if (only) {
+    const kept = new Set(plan.filter((s) => only.test(s.name)).flatMap((s) => [s.name, ...(s.floor ? [s.floor] : [])]));
+    plan.splice(0, plan.length, ...plan.filter((s) => kept.has(s.name)));
+  }
+
   // One short pass over every scenario first, so that no scenario pays for the JIT
   // compiling code that the others share (the first one used to).
   process.stdout.write('warming up every scenario ...');

@@ -2,7 +2,9 @@ import { type Column, type InferSelectModel, type SQL, getTableColumns, getTable
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
 import { AppError, uniqueOr } from './errors.js';
-import { rowsAsSelected, statementCache } from './prepared.js';
+import { type Keyset, type Page, type Paginator, newestFirst } from './paging.js';
+import { StatementCache, rowsAsSelected } from './prepared.js';
+import type { PagingQuery } from './schemas.js';
 
 /**
  * Records with nested parts (category → locales; content → locales → blocks; issue →
@@ -201,7 +203,12 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
   };
 
   const live = rootDeleted ? sql`${rootDeleted} is null` : sql`true`;
-  const statements = statementCache<unknown>();
+  const statements = new StatementCache();
+
+  // Newest first, the default order of an aggregate's pages, needs the root's inserted_at.
+  const defaultOrder = rootColumns.insertedAt
+    ? newestFirst(rootColumns as unknown as { insertedAt: PgColumn; id: PgColumn })
+    : undefined;
 
   const ownedBy = (id: string, ownerId: string) => sql`${rootId} = ${id} and ${options.owner} = ${ownerId}`;
 
@@ -223,19 +230,51 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
      */
     async find(db: Executor, id: string, ownerId: string, view?: V): Promise<AggregateRow<R, P> | undefined> {
       const name = `${rootName}_find_${view ?? 'live'}`;
-      const statement = statements(db, name, () =>
-        db
-          .select(columns)
-          .from(root as PgTable)
-          .where(
-            sql`${rootId} = ${sql.placeholder('id')} and ${options.owner} = ${sql.placeholder('owner')} and ${live}${
-              view ? sql` and ${options.views![view]}` : sql``
-            }`,
-          )
-          .prepare(name),
-      );
+      const statement =
+        statements.get(db, name) ??
+        statements.set(
+          db,
+          name,
+          db
+            .select(columns)
+            .from(root as PgTable)
+            .where(
+              sql`${rootId} = ${sql.placeholder('id')} and ${options.owner} = ${sql.placeholder('owner')} and ${live}${
+                view ? sql` and ${options.views![view]}` : sql``
+              }`,
+            )
+            .prepare(name),
+        );
       const [row] = await rowsAsSelected(statement, { id, owner: ownerId });
       return row as AggregateRow<R, P> | undefined;
+    },
+
+    /**
+     * One page of the owner's live records with their parts (in a view, when named), newest
+     * first unless another order is given: a prepared statement per view, order and page
+     * shape, its cursors good for this listing and owner only.
+     */
+    page(
+      pager: Paginator,
+      db: Executor,
+      ownerId: string,
+      query: PagingQuery,
+      how: { view?: V; order?: Keyset<AggregateRow<R, P>>; orderName?: string } = {},
+    ): Promise<Page<AggregateRow<R, P>>> {
+      const view = how.view;
+      const order = how.order ?? (defaultOrder as unknown as Keyset<AggregateRow<R, P>> | undefined);
+      if (!order) throw new Error(`${rootName} has no inserted_at: give its pages an order`);
+      const listing = `${view ?? 'live'}${how.orderName ? `_${how.orderName}` : ''}`;
+      return pager.page(
+        {
+          select: () => db.select(columns).from(root as PgTable) as never,
+          keyset: order,
+          scope: `${rootName}:${listing}:${ownerId}`,
+          where: () => sql`${options.owner} = ${sql.placeholder('owner')} and ${live}${view ? sql` and ${options.views![view]}` : sql``}`,
+          prepared: { executor: db, name: `${rootName}_page_${listing}`, params: { owner: ownerId }, rowsAsSelected: true },
+        },
+        query,
+      );
     },
 
     /** Locks the live record for the rest of the transaction; false when there is none. */

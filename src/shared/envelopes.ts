@@ -26,10 +26,13 @@ export function pagingMeta(req: FastifyRequest, page: Pick<Page<unknown>, 'next'
   params.delete('before');
   const query = params.toString();
   const base = `${req.linkOrigin}${q < 0 ? req.url : req.url.slice(0, q)}${query ? `?${query}` : ''}`;
-  // Cursors are base64url and a dot: nothing in them needs escaping.
-  const link = (param: 'after' | 'before', cursor: string | null) => (cursor ? `${base}${query ? '&' : '?'}${param}=${cursor}` : null);
-  return { base, next: link('after', page.next), previous: link('before', page.previous) };
+  const join = query ? '&' : '?';
+  return { base, next: link(base, join, 'after', page.next), previous: link(base, join, 'before', page.previous) };
 }
+
+// Cursors are base64url and a dot: nothing in them needs escaping.
+const link = (base: string, join: string, param: 'after' | 'before', cursor: string | null) =>
+  cursor ? `${base}${join}${param}=${cursor}` : null;
 
 export const one = <T>(data: T) => ({ data });
 

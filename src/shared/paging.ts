@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type Placeholder, type SQL, and, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { AppError } from './errors.js';
-import { type Prepared, rowsAsSelected, statementCache } from './prepared.js';
+import { type Prepared, StatementCache, rowsAsSelected } from './prepared.js';
 import type { PagingQuery } from './schemas.js';
 
 /**
@@ -156,7 +156,7 @@ function fits(type: SortType, value: unknown): boolean {
  * listing or another media, is refused with a 400 before it reaches SQL.
  */
 export class Paginator {
-  private readonly statements = statementCache<unknown>();
+  private readonly statements = new StatementCache();
 
   constructor(private readonly secret: Buffer) {}
 
@@ -173,21 +173,26 @@ export class Paginator {
       return plan.finish(await select().where(and(where(), plan.where)).orderBy(...plan.orderBy).limit(plan.limit));
     }
     // A prepared page builds no SQL once its statement exists: it decodes the cursor into
-    // the placeholders' values and runs the statement of its shape.
-    const { shape, params, finish } = this.position(listing.keyset, listing.scope, query);
-    const statement = this.statements(prepared.executor, `${prepared.name}:${shape}`, () => {
+    // the placeholders' values and runs the statement of its shape. No closure is made per
+    // request on this path.
+    const at = this.position(listing.keyset, listing.scope, query);
+    const key = `${prepared.name}:${at.shape}`;
+    let statement = this.statements.get<Row>(prepared.executor, key);
+    if (!statement) {
       const plan = this.plan(listing.keyset, listing.scope, query, true);
-      return select()
+      statement = select()
         .where(and(where(), plan.where))
         .orderBy(...plan.orderBy)
         .limit(sql.placeholder('page_limit'))
-        .prepare(`${prepared.name}_${shape}`);
-    }) as Prepared<Row>;
-    const values = { ...prepared.params, ...params };
-    return finish(prepared.rowsAsSelected ? await rowsAsSelected(statement, values) : await statement.execute(values));
+        .prepare(`${prepared.name}_${at.shape}`);
+      this.statements.set(prepared.executor, key, statement);
+    }
+    const values = Object.assign({}, prepared.params, at.params);
+    const rows = prepared.rowsAsSelected ? await rowsAsSelected(statement, values) : await statement.execute(values);
+    return this.finish(listing.keyset, listing.scope, query, at.backward, rows);
   }
 
-  /** Where a page starts: its shape, the placeholders' values, and how to turn its rows into a page. */
+  /** Where a page starts: its shape and the placeholders' values. */
   private position<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery) {
     if (query.after && query.before) {
       throw new AppError(400, 'invalid_cursor', 'use either after or before, not both');
@@ -196,27 +201,34 @@ export class Paginator {
     const token = query.after ?? query.before;
     const position = token ? this.decode(keyset, scope, token) : undefined;
     const params: Record<string, unknown> = { page_limit: query.limit + 1 };
-    position?.forEach((value, i) => (params[`cursor_${i}`] = value));
+    if (position) for (let i = 0; i < position.length; i++) params[`cursor_${i}`] = position[i];
     const shape: PagePlan<Row>['shape'] = position ? (backward ? 'before' : 'after') : 'first';
-    const finish = (rows: Row[]): Page<Row> => {
-      const more = rows.length > query.limit;
-      const items = more ? rows.slice(0, query.limit) : rows;
-      if (backward) items.reverse();
-      const first = items[0];
-      const last = items[items.length - 1];
-      const cursorOf = (row: Row | undefined) => (row ? this.encode(scope, keyset, row) : null);
-      if (backward) {
-        // We came from the page after this one, so it exists.
-        return { items, next: cursorOf(last), previous: more ? cursorOf(first) : null };
-      }
-      return { items, next: more ? cursorOf(last) : null, previous: token ? cursorOf(first) : null };
-    };
-    return { backward, position, params, shape, finish };
+    return { backward, position, params, shape };
+  }
+
+  /** The page of `rows` (one more than asked when another page exists), with its cursors. */
+  private finish<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery, backward: boolean, rows: Row[]): Page<Row> {
+    const more = rows.length > query.limit;
+    const items = more ? rows.slice(0, query.limit) : rows;
+    if (backward) items.reverse();
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (backward) {
+      // We came from the page after this one, so it exists.
+      return { items, next: this.cursorAt(scope, keyset, last), previous: more ? this.cursorAt(scope, keyset, first) : null };
+    }
+    const from = Boolean(query.after);
+    return { items, next: more ? this.cursorAt(scope, keyset, last) : null, previous: from ? this.cursorAt(scope, keyset, first) : null };
+  }
+
+  private cursorAt<Row>(scope: string, keyset: Keyset<Row>, row: Row | undefined): string | null {
+    return row ? this.encode(scope, keyset, row) : null;
   }
 
   /** The parts of a page's statement; `placeholders` leaves the cursor and limit as named placeholders. */
   plan<Row>(keyset: Keyset<Row>, scope: string, query: PageQuery, placeholders = false): PagePlan<Row> {
-    const { backward, position, params, shape, finish } = this.position(keyset, scope, query);
+    const { backward, position, params, shape } = this.position(keyset, scope, query);
+    const finish = (rows: Row[]) => this.finish(keyset, scope, query, backward, rows);
 
     const columns = [...keyset.keys.map((k) => k.expr), keyset.id];
     const casts = [...keyset.keys.map((k) => CASTS[k.type]), sql`::uuid`];

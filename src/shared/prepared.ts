@@ -16,14 +16,19 @@ export const rowsAsSelected = <Row>(statement: Prepared<Row>, params: Record<str
  * Hot queries are built once per executor and key instead of on every request (Drizzle
  * spends tens of microseconds building SQL; PostgreSQL then also plans a named statement
  * once per connection). Executors are held weakly, so a transaction's statements go with it.
+ * `get` then `set` on a miss, so that a hit allocates nothing (not even a builder closure).
  */
-export function statementCache<Row>() {
-  const byExecutor = new WeakMap<object, Map<string, Prepared<Row>>>();
-  return (executor: object, key: string, build: () => Prepared<Row>): Prepared<Row> => {
-    let statements = byExecutor.get(executor);
-    if (!statements) byExecutor.set(executor, (statements = new Map()));
-    let statement = statements.get(key);
-    if (!statement) statements.set(key, (statement = build()));
+export class StatementCache {
+  private readonly byExecutor = new WeakMap<object, Map<string, Prepared<unknown>>>();
+
+  get<Row>(executor: object, key: string): Prepared<Row> | undefined {
+    return this.byExecutor.get(executor)?.get(key) as Prepared<Row> | undefined;
+  }
+
+  set<Row>(executor: object, key: string, statement: Prepared<Row>): Prepared<Row> {
+    let statements = this.byExecutor.get(executor);
+    if (!statements) this.byExecutor.set(executor, (statements = new Map()));
+    statements.set(key, statement as Prepared<unknown>);
     return statement;
-  };
+  }
 }

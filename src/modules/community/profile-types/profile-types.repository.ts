@@ -1,8 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, aggregate, part } from '../../../shared/aggregate.js';
 import { uniqueOr } from '../../../shared/errors.js';
-import { type Paginator, newestFirst } from '../../../shared/paging.js';
+import type { Paginator } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { communityErrors } from '../community.errors.js';
 import { profileTypeMetadata, profileTypes } from './profile-types.table.js';
@@ -23,22 +22,10 @@ export const profileTypeAggregate = aggregate(profileTypes, {
 
 export type ProfileTypeWithMetadata = AggregateRow<typeof profileTypes, typeof profileTypeAggregate.parts>;
 
-const order = newestFirst<ProfileTypeWithMetadata>(profileTypes);
-
 export function createProfileTypesRepository(pager: Paginator) {
   return {
     // The Backoffice and the Reader list the same rows: one prepared statement per executor and shape.
-    list: (db: Executor, mediaId: string, query: PagingQuery) =>
-      pager.page(
-        {
-          select: () => db.select(profileTypeAggregate.columns).from(profileTypes),
-          keyset: order,
-          scope: `profile_types:${mediaId}`,
-          where: and(eq(profileTypes.mediaId, sql.placeholder('mediaId')), profileTypeAggregate.filter()),
-          prepared: { executor: db, name: 'profile_types_list', params: { mediaId } },
-        },
-        query,
-      ),
+    list: (db: Executor, mediaId: string, query: PagingQuery) => profileTypeAggregate.page(pager, db, mediaId, query),
 
     find: (db: Executor, mediaId: string, id: string) => profileTypeAggregate.find(db, id, mediaId),
 

@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, aggregate, part } from '../../../shared/aggregate.js';
-import { type Paginator, newestFirst } from '../../../shared/paging.js';
+import type { Paginator } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { coreErrors } from '../core.errors.js';
 import { categories, categoryLocales } from './categories.table.js';
@@ -22,8 +22,6 @@ export const categoryAggregate = aggregate(categories, {
 
 export type CategoryWithLocales = AggregateRow<typeof categories, typeof categoryAggregate.parts>;
 
-const order = newestFirst<CategoryWithLocales>(categories);
-
 /** `published`: what readers see, live and not archived. */
 export type CategoryView = 'all' | 'published';
 
@@ -31,16 +29,7 @@ export function createCategoriesRepository(pager: Paginator) {
   return {
     // The category reads are the hottest queries: each is prepared once per connection and shape.
     list: (db: Executor, mediaId: string, query: PagingQuery, view: CategoryView = 'all') =>
-      pager.page(
-        {
-          select: () => db.select(categoryAggregate.columns).from(categories),
-          keyset: order,
-          scope: `categories:${view}:${mediaId}`,
-          where: () => and(eq(categories.mediaId, sql.placeholder('mediaId')), categoryAggregate.filter(view === 'all' ? undefined : view)),
-          prepared: { executor: db, name: `categories_list_${view}`, params: { mediaId }, rowsAsSelected: true },
-        },
-        query,
-      ),
+      categoryAggregate.page(pager, db, mediaId, query, { view: view === 'all' ? undefined : view }),
 
     find: (db: Executor, mediaId: string, id: string, view: CategoryView = 'all') =>
       categoryAggregate.find(db, id, mediaId, view === 'all' ? undefined : view),
