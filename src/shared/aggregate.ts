@@ -210,6 +210,17 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     ? newestFirst(rootColumns as unknown as { insertedAt: PgColumn; id: PgColumn })
     : undefined;
 
+  /** The filter of an owner's page in a view, with the owner as the placeholder `owner`. */
+  const pageFilters = new Map<V | undefined, SQL>();
+  const pageFilter = (view?: V): SQL => {
+    let filter = pageFilters.get(view);
+    if (!filter) {
+      filter = sql`${options.owner} = ${sql.placeholder('owner')} and ${live}${view ? sql` and ${options.views![view]}` : sql``}`;
+      pageFilters.set(view, filter);
+    }
+    return filter;
+  };
+
   const ownedBy = (id: string, ownerId: string) => sql`${rootId} = ${id} and ${options.owner} = ${ownerId}`;
 
   return {
@@ -270,7 +281,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
           select: () => db.select(columns).from(root as PgTable) as never,
           keyset: order,
           scope: `${rootName}:${listing}:${ownerId}`,
-          where: () => sql`${options.owner} = ${sql.placeholder('owner')} and ${live}${view ? sql` and ${options.views![view]}` : sql``}`,
+          where: pageFilter(view),
           prepared: { executor: db, name: `${rootName}_page_${listing}`, params: { owner: ownerId }, rowsAsSelected: true },
         },
         query,

@@ -108,6 +108,9 @@ export interface Listing<Row> {
   };
 }
 
+const selectOf = <Row>(listing: Listing<Row>) => (typeof listing.select === 'function' ? listing.select() : listing.select);
+const whereOf = <Row>(listing: Listing<Row>) => (typeof listing.where === 'function' ? listing.where() : listing.where);
+
 const invalidCursor = () => new AppError(400, 'invalid_cursor', 'the cursor is malformed or belongs to another listing');
 
 const CASTS: Record<SortType, SQL> = {
@@ -165,12 +168,10 @@ export class Paginator {
    * order, one row more than asked to learn whether another page exists.
    */
   async page<Row>(listing: Listing<Row>, query: PageQuery): Promise<Page<Row>> {
-    const select = () => (typeof listing.select === 'function' ? listing.select() : listing.select);
-    const where = () => (typeof listing.where === 'function' ? listing.where() : listing.where);
     const prepared = listing.prepared;
     if (!prepared) {
       const plan = this.plan(listing.keyset, listing.scope, query, false);
-      return plan.finish(await select().where(and(where(), plan.where)).orderBy(...plan.orderBy).limit(plan.limit));
+      return plan.finish(await selectOf(listing).where(and(whereOf(listing), plan.where)).orderBy(...plan.orderBy).limit(plan.limit));
     }
     // A prepared page builds no SQL once its statement exists: it decodes the cursor into
     // the placeholders' values and runs the statement of its shape. No closure is made per
@@ -180,8 +181,8 @@ export class Paginator {
     let statement = this.statements.get<Row>(prepared.executor, key);
     if (!statement) {
       const plan = this.plan(listing.keyset, listing.scope, query, true);
-      statement = select()
-        .where(and(where(), plan.where))
+      statement = selectOf(listing)
+        .where(and(whereOf(listing), plan.where))
         .orderBy(...plan.orderBy)
         .limit(sql.placeholder('page_limit'))
         .prepare(`${prepared.name}_${at.shape}`);
