@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from './db/client.js';
 import { serviceSecret } from './db/secrets.js';
 import { createCommunityServices } from './modules/community/index.js';
-import { createCoreServices } from './modules/core/index.js';
+import { type AssetsOptions, createCoreServices } from './modules/core/index.js';
 import { createOAuthServices, issuerFor } from './modules/oauth/index.js';
 import { createPublisherServices } from './modules/publisher/index.js';
 import { createReaderhubServices } from './modules/readerhub/index.js';
@@ -15,12 +15,14 @@ export async function createServices(deps: {
   publicBaseUrl?: string | undefined;
   /** OAUTH_ALLOW_INSECURE_PROVIDERS */
   allowInsecureProviderUrls?: boolean;
+  /** Storage and upload limits (STORAGE_DIR or S3_*, UPLOAD_LIMIT…); the defaults when left out. */
+  assets?: AssetsOptions;
 }) {
   const pager = new Paginator(await serviceSecret(deps.db, 'cursor_hmac_key'));
   const publisher = createPublisherServices({ db: deps.db, pager });
   return {
     pager,
-    core: createCoreServices({ db: deps.db, pager, logger: deps.logger }),
+    core: createCoreServices({ db: deps.db, pager, logger: deps.logger, ...(deps.assets && { assets: deps.assets }) }),
     community: createCommunityServices({ db: deps.db, pager }),
     oauth: createOAuthServices({
       db: deps.db,

@@ -1,4 +1,4 @@
-import { type ErrorDetail, errors } from '../../shared/errors.js';
+import { AppError, type ErrorDetail, errors } from '../../shared/errors.js';
 
 /** Every error the core module answers, with its code written out. */
 export const coreErrors = {
@@ -15,4 +15,14 @@ export const coreErrors = {
   categoryConflict: () => errors.conflict('category_conflict', 'a live locale entry of this category already exists'),
   referenceNotFound: () => errors.notFound('reference_not_found', 'reference not found'),
   referenceExists: () => errors.conflict('reference_exists', 'a reference with this provider and id already exists'),
+  assetNotFound: () => errors.notFound('asset_not_found', 'asset not found'),
+  assetImageNotFound: () => errors.notFound('asset_image_not_found', 'asset image not found'),
+  assetImageConflict: () => errors.conflict('asset_image_conflict', 'a live locale entry of this image already exists'),
+  unsupportedImage: (reason: string) =>
+    new AppError(415, 'unsupported_image_type', `${reason}: upload a JPEG, PNG, WebP, AVIF or GIF image`),
+  imageTooLarge: (width: number, height: number, max: number) =>
+    new AppError(413, 'image_too_large', `the image is ${width} x ${height} pixels; at most ${max / 1_000_000} megapixels are accepted`),
+  invalidImage: () => errors.unprocessable('invalid_image', 'the image could not be decoded: it is truncated or corrupt'),
+  transformsBusy: () =>
+    new AppError(503, 'transforms_busy', 'too many images are being resized right now; retry shortly', undefined, { 'retry-after': '1' }),
 };

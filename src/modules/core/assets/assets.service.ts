@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import type { Db, Executor } from '../../../db/client.js';
+import type { RequestContext } from '../../../shared/http/route.js';
+import { insertOrFind } from '../../../shared/idempotent.js';
+import type { Limiter } from '../../../shared/limiter.js';
+import type { PagingQuery } from '../../../shared/schemas.js';
+import { coreErrors } from '../core.errors.js';
+import type { TenancyService } from '../tenancy/tenancy.service.js';
+import { type AssetDelivery, originalKey } from './assets.delivery.js';
+import { EXTENSIONS, type Gravity, inspect } from './assets.images.js';
+import { type AssetsRepository, imageAggregate } from './assets.repository.js';
+import type { AssetImageCreate, AssetImageLocaleInput, AssetImageUpdate } from './assets.schemas.js';
+import type { Storage } from './storage/index.js';
+
+export interface UploadLimits {
+  /** UPLOAD_LIMIT: largest Backoffice upload in bytes. */
+  upload: number;
+  /** READER_UPLOAD_LIMIT: largest Reader upload in bytes. */
+  readerUpload: number;
+  /** RATE_LIMIT_READER_UPLOADS: uploads a minute per reader. */
+  readerPerMinute: number;
+}
+
+const localeEntries = (entries: AssetImageLocaleInput[]) =>
+  entries.map((l) => ({
+    locale: l.locale,
+    credit: l.credit ?? null,
+    captionHtml: l.caption_html?.html ?? null,
+    captionText: l.caption_html?.text ?? null,
+  }));
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+/** A client's file name as a label: its last path segment, never a path. */
+const labelOf = (filename: string) => filename.split(/[/\\]/).pop()!.trim().slice(0, 300);
+
+export function createAssetsService(deps: {
+  db: Db;
+  repo: AssetsRepository;
+  storage: Storage;
+  limiter: Limiter;
+  delivery: AssetDelivery;
+  tenancy: TenancyService;
+  uploads: UploadLimits;
+}) {
+  const { db, repo, storage, limiter, delivery, tenancy } = deps;
+
+  const loadImage = async (executor: Executor, mediaId: string, id: string) => {
+    const row = await repo.findImage(executor, mediaId, id);
+    if (!row) throw coreErrors.assetImageNotFound();
+    return row;
+  };
+
+  const assetByKey = async (executor: Executor, mediaId: string, fileKey: string) => {
+    const asset = await repo.findAssetByKey(executor, mediaId, fileKey);
+    if (!asset) throw coreErrors.assetNotFound();
+    return asset;
+  };
+
+  /** Stores the bytes once per media: the same bytes again find the asset they made (created: false). */
+  async function upload(ctx: RequestContext, bytes: Buffer) {
+    const fileHash = createHash('sha256').update(bytes).digest('hex');
+    // Bytes seen before were checked then: no decoding again.
+    const known = await repo.findAssetByHash(db, ctx.mediaId, fileHash);
+    if (known) return { row: known, created: false };
+    const info = await limiter.run(() => inspect(bytes));
+    const file = { mediaId: ctx.mediaId, fileHash };
+    // Stored before the row exists, so a row always has its bytes; a concurrent upload of the
+    // same bytes writes the same file.
+    await storage.put(originalKey(file), bytes, info.type);
+    return insertOrFind(
+      () =>
+        repo.insertAssetIfAbsent(db, {
+          mediaId: ctx.mediaId,
+          fileKey: `${ctx.mediaId}_${fileHash}.${EXTENSIONS[info.type]}`,
+          fileHash,
+          contentType: info.type,
+          size: bytes.length,
+          width: info.width,
+          height: info.height,
+        }),
+      () => repo.findAssetByHash(db, ctx.mediaId, fileHash),
+    );
+  }
+
+  async function createImage(ctx: RequestContext, input: AssetImageCreate) {
+    const locales = input.locales ?? [];
+    await tenancy.assertLocales(ctx.mediaId, locales);
+    const row = await db.transaction(async (tx) => {
+      const asset = await assetByKey(tx, ctx.mediaId, input.file_key);
+      const id = await repo.insertImage(tx, {
+        mediaId: ctx.mediaId,
+        assetId: asset.id,
+        fileKey: asset.fileKey,
+        fileHash: asset.fileHash,
+        name: input.name,
+        gravity: input.gravity ?? 'center',
+      });
+      if (locales.length > 0) await imageAggregate.replace(tx, 'locales', id, localeEntries(locales));
+      return loadImage(tx, ctx.mediaId, id);
+    });
+    delivery.forget(row.fileKey);
+    return row;
+  }
+
+  return {
+    upload,
+
+    getAsset: async (ctx: RequestContext, id: string) => {
+      const row = await repo.findAsset(db, ctx.mediaId, id);
+      if (!row) throw coreErrors.assetNotFound();
+      return row;
+    },
+
+    listImages: (ctx: RequestContext, query: PagingQuery) => repo.listImages(db, ctx.mediaId, query),
+
+    getImage: (ctx: RequestContext, id: string) => loadImage(db, ctx.mediaId, id),
+
+    /** The newest live image record of the file (two records may share one file). */
+    async imageByKey(ctx: RequestContext, fileKey: string) {
+      const row = await repo.imageByKey(db, ctx.mediaId, fileKey);
+      if (!row) throw coreErrors.assetImageNotFound();
+      return row;
+    },
+
+    async imageByHash(ctx: RequestContext, fileHash: string) {
+      const row = await repo.imageByHash(db, ctx.mediaId, fileHash);
+      if (!row) throw coreErrors.assetImageNotFound();
+      return row;
+    },
+
+    createImage,
+
+    /** Updates fields; `locales`, when given, is the complete set of live entries. */
+    async updateImage(ctx: RequestContext, id: string, patch: AssetImageUpdate) {
+      if (patch.locales) await tenancy.assertLocales(ctx.mediaId, patch.locales);
+      const before = await repo.imageFileKey(db, ctx.mediaId, id);
+      const row = await db.transaction(async (tx) => {
+        if (!(await imageAggregate.lock(tx, id, ctx.mediaId))) throw coreErrors.assetImageNotFound();
+        const asset = patch.file_key === undefined ? undefined : await assetByKey(tx, ctx.mediaId, patch.file_key);
+        await repo.updateImage(tx, id, {
+          ...(asset && { assetId: asset.id, fileKey: asset.fileKey, fileHash: asset.fileHash }),
+          ...(patch.name !== undefined && { name: patch.name }),
+          ...(patch.gravity !== undefined && { gravity: patch.gravity }),
+        });
+        if (patch.locales) await imageAggregate.replace(tx, 'locales', id, localeEntries(patch.locales));
+        return loadImage(tx, ctx.mediaId, id);
+      });
+      if (before) delivery.forget(before);
+      delivery.forget(row.fileKey);
+      return row;
+    },
+
+    /** Soft delete of the record and its locale entries; its file is no longer delivered unless another live record uses it. */
+    async removeImage(ctx: RequestContext, id: string): Promise<void> {
+      const deleted = await db.transaction((tx) => imageAggregate.softDelete(tx, id, ctx.mediaId));
+      if (!deleted) throw coreErrors.assetImageNotFound();
+      const fileKey = await repo.imageFileKey(db, ctx.mediaId, id);
+      if (fileKey) delivery.forget(fileKey);
+    },
+
+    async restoreImage(ctx: RequestContext, id: string) {
+      const row = await db.transaction(async (tx) => {
+        if ((await imageAggregate.restore(tx, id, ctx.mediaId)) === 'not_found') throw coreErrors.assetImageNotFound();
+        return loadImage(tx, ctx.mediaId, id);
+      });
+      delivery.forget(row.fileKey);
+      return row;
+    },
+
+    /**
+     * A reader's own upload: the file (deduplicated like any upload) and a new image record
+     * over it, with the credit and the plain-text caption in the media's default language.
+     */
+    async uploadForReader(ctx: RequestContext, input: { bytes: Buffer; filename: string; name?: string | undefined; credit?: string | undefined; caption?: string | undefined }) {
+      const { row: asset } = await upload(ctx, input.bytes);
+      const media = await tenancy.getMedia(ctx.mediaId);
+      const caption = input.caption ? { html: escapeHtml(input.caption), text: input.caption } : null;
+      const locales = input.credit || caption ? [{ locale: media.defaultLocale, credit: input.credit ?? null, caption_html: caption }] : [];
+      return createImage(ctx, {
+        file_key: asset.fileKey,
+        name: input.name ?? (labelOf(input.filename) || asset.fileKey),
+        gravity: 'center' satisfies Gravity,
+        locales,
+      });
+    },
+
+    uploads: deps.uploads,
+  };
+}
+
+export type AssetsService = ReturnType<typeof createAssetsService>;

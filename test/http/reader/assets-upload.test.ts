@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, createTestApp } from '../../setup/app.js';
+import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
+import { type SeededMedia, client, seedMedia } from '../../setup/factories.js';
+import { type JwksTestProvider, startJwksProvider } from '../../setup/identity-providers.js';
+import { clientToken, readerClient, readersOf, registerClient, registerProvider } from '../../setup/reader.js';
+import { SVG, fileForm, jpeg, noisePng, png, sha256, tempDir } from '../../assets/fixtures.js';
+
+const READER_UPLOAD_LIMIT = 50_000;
+const UPLOADS_PER_MINUTE = 4;
+const URL = '/api/media/v1/assets/images';
+
+let ctx: TestContext;
+let storage: Awaited<ReturnType<typeof tempDir>>;
+let media: SeededMedia;
+let jwks: JwksTestProvider;
+let readOnly: JwksTestProvider;
+let readers: ReturnType<typeof readersOf>;
+
+beforeAll(async () => {
+  storage = await tempDir('assets-reader');
+  ctx = await createTestApp({ storageDir: storage.path, readerUploadLimit: READER_UPLOAD_LIMIT, readerUploadRateLimit: UPLOADS_PER_MINUTE });
+  media = await seedMedia(ctx.app, { locales: ['fr', 'en'] });
+  jwks = await startJwksProvider();
+  readOnly = await startJwksProvider();
+  await registerProvider(ctx.app, media.keys.admin, jwks.registration);
+  await registerProvider(ctx.app, media.keys.admin, { ...readOnly.registration, scopes: ['media:read', 'account:read'] });
+  readers = readersOf(ctx.app, jwks, media.mediaId);
+});
+afterAll(async () => {
+  await ctx?.close();
+  await jwks?.close();
+  await readOnly?.close();
+  await storage?.remove();
+});
+
+type Reader = Awaited<ReturnType<typeof readers.signIn>>['api'];
+
+const send = (reader: Reader, data: Buffer, filename = 'me.jpg', extra: Parameters<typeof fileForm>[3] = []) => {
+  const { payload, headers } = fileForm(data, filename, 'image/jpeg', extra);
+  return reader.post(URL, payload, headers);
+};
+
+describe('POST /api/media/v1/assets/images', () => {
+  it("stores the reader's image and answers 201 with the image record, credit and caption in the media's default language", async () => {
+    const { api } = await readers.signIn('uploader-1');
+    const bytes = await jpeg(48, 48, '#224466');
+    const res = await send(api, bytes, 'portrait.jpg', [
+      { name: 'name', value: 'My portrait' },
+      { name: 'credit', value: 'Photo: a friend' },
+      { name: 'caption', value: 'Me & <b>my</b> cat' },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json().data;
+    expect(data).toEqual({
+      id: expect.stringMatching(UUID),
+      file_key: `${media.mediaId}_${sha256(bytes)}.jpg`,
+      file_hash: sha256(bytes),
+      name: 'My portrait',
+      gravity: 'center',
+      // Plain text: escaped, never taken as HTML.
+      locales: [{ id: expect.stringMatching(UUID), locale: 'fr', credit: 'Photo: a friend', caption_html: 'Me &amp; &lt;b&gt;my&lt;/b&gt; cat' }],
+      inserted_at: expect.stringMatching(ISO_MS),
+      updated_at: expect.stringMatching(ISO_MS),
+      deleted_at: null,
+    });
+
+    // Delivered like any image, and visible to the Backoffice by its key.
+    const delivered = await ctx.app.inject({ method: 'GET', url: `/assets/${data.file_key}` });
+    expect(delivered.statusCode).toBe(200);
+    expect(delivered.rawPayload.equals(bytes)).toBe(true);
+    const backoffice = await client(ctx.app, media.keys.viewer).get(`/core/v2/assets/images/by-key/${data.file_key}`);
+    expect(backoffice.json().data).toEqual(data);
+  });
+
+  it("names the record after the file's own name without its path, and gives it no locale entry when nothing is said", async () => {
+    const { api } = await readers.signIn('uploader-2');
+    const res = await send(api, await png(20, 20, '#102030'), '../../../etc/avatar.png');
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({ name: 'avatar.png', locales: [] });
+  });
+
+  it('refuses a file past READER_UPLOAD_LIMIT (413), SVG (415), unknown fields and overlong ones (400)', async () => {
+    // Each refusal by a reader of its own: every attempt counts against the upload limit.
+    const reader = async (sub: string) => (await readers.signIn(sub)).api;
+    const big = await noisePng(150, 150);
+    expect(big.length).toBeGreaterThan(READER_UPLOAD_LIMIT);
+    expectError(await send(await reader('refused-big'), big), 413, 'payload_too_large');
+    expectError(await send(await reader('refused-svg'), SVG, 'me.svg'), 415, 'unsupported_image_type');
+    expectError(await send(await reader('refused-field'), await jpeg(), 'me.jpg', [{ name: 'gravity', value: 'north' }]), 400, 'validation_failed');
+    const long = await send(await reader('refused-long'), await jpeg(), 'me.jpg', [{ name: 'credit', value: 'x'.repeat(501) }]);
+    expect(expectError(long, 400, 'validation_failed').details).toEqual([{ path: 'credit', message: expect.any(String) }]);
+    expectError(await (await reader('refused-json')).post(URL, { name: 'json' }), 415, 'unsupported_media_type');
+  });
+
+  it('needs a signed-in reader with account:write: 401 without a token, 403 for an application or a read-only token', async () => {
+    const bytes = await jpeg();
+    const { payload, headers } = fileForm(bytes);
+    expectError(await readerClient(ctx.app, media.mediaId).post(URL, payload, headers), 401, 'missing_token');
+    const appToken = (await clientToken(ctx.app, await registerClient(ctx.app, media.keys.admin))).access_token;
+    expectError(await readerClient(ctx.app, media.mediaId, appToken).post(URL, payload, headers), 403, 'reader_required');
+    const reading = readerClient(ctx.app, media.mediaId, await readOnly.mint({ sub: 'read-only' }));
+    expectError(await reading.post(URL, payload, headers), 403, 'insufficient_scope');
+  });
+
+  it('limits uploads per reader (429 past RATE_LIMIT_READER_UPLOADS a minute), leaving other readers their own budget', async () => {
+    const { api } = await readers.signIn('uploader-busy');
+    for (let i = 0; i < UPLOADS_PER_MINUTE; i++) {
+      expect((await send(api, await png(10 + i, 10, '#334455'))).statusCode).toBe(201);
+    }
+    const refused = await send(api, await png(30, 10, '#334455'));
+    expectError(refused, 429, 'rate_limited');
+    expect(refused.headers['retry-after']).toBeDefined();
+    // Other reader routes are counted apart.
+    expect((await api.get('/api/media/v1/oauth/userinfo')).statusCode).toBe(200);
+    const { api: someoneElse } = await readers.signIn('uploader-calm');
+    expect((await send(someoneElse, await png(31, 10, '#334455'))).statusCode).toBe(201);
+  });
+});
