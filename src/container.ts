@@ -3,6 +3,7 @@ import type { Db } from './db/client.js';
 import { serviceSecret } from './db/secrets.js';
 import { createCommunityServices } from './modules/community/index.js';
 import { type AssetsOptions, createCoreServices } from './modules/core/index.js';
+import { createDocsServices } from './modules/docs/index.js';
 import { createOAuthServices, issuerFor } from './modules/oauth/index.js';
 import { createPublisherServices } from './modules/publisher/index.js';
 import { createReaderhubServices } from './modules/readerhub/index.js';
@@ -20,9 +21,12 @@ export async function createServices(deps: {
 }) {
   const pager = new Paginator(await serviceSecret(deps.db, 'cursor_hmac_key'));
   const publisher = createPublisherServices({ db: deps.db, pager });
+  const core = createCoreServices({ db: deps.db, pager, logger: deps.logger, ...(deps.assets && { assets: deps.assets }) });
+  const docs = createDocsServices({ db: deps.db, pager, core, publicBaseUrl: deps.publicBaseUrl });
   return {
     pager,
-    core: createCoreServices({ db: deps.db, pager, logger: deps.logger, ...(deps.assets && { assets: deps.assets }) }),
+    core,
+    docs,
     community: createCommunityServices({ db: deps.db, pager }),
     oauth: createOAuthServices({
       db: deps.db,

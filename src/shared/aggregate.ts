@@ -25,7 +25,20 @@ export type Wire<T> = {
   [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
 };
 
-export interface PartDef<T extends PgTable = PgTable, P extends PartDefs = PartDefs, C extends Props<T> = Props<T>> {
+/**
+ * A field of a part's JSON computed in SQL from its row (a referenced record's fields, read in
+ * the same statement): `col` names a column of the part's row.
+ */
+export type Computed<V = unknown> = (col: (c: PgColumn) => SQL) => SQL<V>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each computed field has its own value type
+export type ComputedDefs = Record<string, Computed<any>>;
+
+export interface PartDef<
+  T extends PgTable = PgTable,
+  P extends PartDefs = PartDefs,
+  C extends Props<T> = Props<T>,
+  X extends ComputedDefs = ComputedDefs,
+> {
   table: T;
   /** The column pointing at the parent row (the record, or the part above). */
   parent: PgColumn;
@@ -38,6 +51,8 @@ export interface PartDef<T extends PgTable = PgTable, P extends PartDefs = PartD
   position?: Props<T> | undefined;
   /** The columns served in the JSON (all by default). */
   columns?: readonly C[] | undefined;
+  /** Fields computed in SQL beside the columns. */
+  computed?: X | undefined;
   parts: P;
 }
 
@@ -50,31 +65,44 @@ type RowOf<T extends PgTable, C extends Props<T>> = Wire<Pick<InferSelectModel<T
 // PartDef's parameters they widened back to every column of the table.
 type ServedOf<D, T extends PgTable> = D extends { columns?: readonly (infer C)[] | undefined } ? C & Props<T> : Props<T>;
 
+type ComputedOf<D> = D extends { computed?: infer X } ? { [K in keyof NonNullable<X>]: NonNullable<X>[K] extends Computed<infer V> ? V : never } : NoParts;
+
 export type PartRow<D> =
-  D extends PartDef<infer T, infer P> ? RowOf<T, ServedOf<D, T>> & { [K in keyof P]: PartRow<P[K]>[] } : never;
+  D extends PartDef<infer T, infer P> ? RowOf<T, ServedOf<D, T>> & ComputedOf<D> & { [K in keyof P]: PartRow<P[K]>[] } : never;
 
 /** Declares a part: its table, parent column, match rule, order and parts of its own. */
-interface PartOptions<T extends PgTable, C> {
+interface PartOptions<T extends PgTable, C, X> {
   parent: PgColumn;
   match: 'id' | readonly Props<T>[];
   position?: Props<T>;
   columns?: C;
+  computed?: X;
 }
 
 type NoParts = Record<never, never>;
 
 // Two signatures: without `parts`, a generic P would be inferred from the aggregate's
 // contextual type (an index signature) and the row type would accept any key.
-export function part<T extends PgTable, const C extends readonly Props<T>[] = readonly Props<T>[]>(
+export function part<T extends PgTable, const C extends readonly Props<T>[] = readonly Props<T>[], X extends ComputedDefs = NoParts>(
   table: T,
-  options: PartOptions<T, C> & { parts?: undefined },
-): PartDef<T, NoParts, C[number]>;
-export function part<T extends PgTable, P extends PartDefs, const C extends readonly Props<T>[] = readonly Props<T>[]>(
-  table: T,
-  options: PartOptions<T, C> & { parts: P },
-): PartDef<T, P, C[number]>;
-export function part(table: PgTable, options: PartOptions<PgTable, readonly string[]> & { parts?: PartDefs }): PartDef {
-  return { table, parent: options.parent, match: options.match, position: options.position, columns: options.columns, parts: options.parts ?? {} };
+  options: PartOptions<T, C, X> & { parts?: undefined },
+): PartDef<T, NoParts, C[number], X>;
+export function part<
+  T extends PgTable,
+  P extends PartDefs,
+  const C extends readonly Props<T>[] = readonly Props<T>[],
+  X extends ComputedDefs = NoParts,
+>(table: T, options: PartOptions<T, C, X> & { parts: P }): PartDef<T, P, C[number], X>;
+export function part(table: PgTable, options: PartOptions<PgTable, readonly string[], ComputedDefs> & { parts?: PartDefs }): PartDef {
+  return {
+    table,
+    parent: options.parent,
+    match: options.match,
+    position: options.position,
+    columns: options.columns,
+    computed: options.computed,
+    parts: options.parts ?? {},
+  };
 }
 
 const column = (table: PgTable, prop: string): PgColumn => {
@@ -103,6 +131,9 @@ function partJson(def: PartDef, parentAlias: string, parentId: Column, depth: nu
     const col = all[prop]!;
     return sql`${sql.raw(`'${prop}'`)}, ${isTimestamp(col) ? isoText(col, ref(alias, col)) : ref(alias, col)}`;
   });
+  for (const [name, compute] of Object.entries(def.computed ?? {})) {
+    fields.push(sql`${sql.raw(`'${name}'`)}, ${compute((c) => ref(alias, c))}`);
+  }
   for (const [name, child] of Object.entries(def.parts)) {
     fields.push(sql`${sql.raw(`'${name}'`)}, ${partJson(child, alias, idOf(def.table), depth + 1)}`);
   }
@@ -123,9 +154,24 @@ export interface AggregateOptions<R extends PgTable, P extends PartDefs, V exten
   conflict: () => AppError;
   /** The root columns read (all by default). */
   columns?: readonly Props<R>[];
+  /**
+   * The name of its statements and cursors (the root table's by default): two aggregates over
+   * one table (a lean read for lists beside the whole tree) need names of their own.
+   */
+  name?: string;
 }
 
 export type AggregateRow<R extends PgTable, P extends PartDefs> = Wire<InferSelectModel<R>> & { [K in keyof P]: PartRow<P[K]>[] };
+
+/**
+ * A caller's filter on an aggregate's pages: SQL over the root with named placeholders, their
+ * values, and a name for its shape (which filters are on), so that each shape is prepared once.
+ */
+export interface PageFilter {
+  name: string;
+  where: SQL;
+  params?: Record<string, unknown>;
+}
 
 export type RestoreOutcome = 'restored' | 'not_deleted' | 'not_found';
 
@@ -133,7 +179,8 @@ export type RestoreOutcome = 'restored' | 'not_deleted' | 'not_found';
 export type PartEntry = Record<string, unknown> & { id?: string };
 
 export function aggregate<R extends PgTable, P extends PartDefs, V extends string = never>(root: R, options: AggregateOptions<R, P, V>) {
-  const rootName = getTableName(root);
+  const tableName = getTableName(root);
+  const rootName = options.name ?? tableName;
   const rootId = idOf(root);
   const rootDeleted = deletedAtOf(root);
   const rootColumns = getTableColumns(root) as Record<string, PgColumn>;
@@ -146,10 +193,10 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
   const columns: Record<string, SQL.Aliased> = {};
   for (const prop of (options.columns as string[] | undefined) ?? Object.keys(rootColumns)) {
     const col = rootColumns[prop]!;
-    columns[prop] = (isTimestamp(col) ? isoText(col, ref(rootName, col)) : sql`${ref(rootName, col)}`).as(prop);
+    columns[prop] = (isTimestamp(col) ? isoText(col, ref(tableName, col)) : sql`${ref(tableName, col)}`).as(prop);
   }
   for (const [name, def] of Object.entries(options.parts)) {
-    columns[name] = sql`${partJson(def, rootName, rootId, 1)}`.as(name);
+    columns[name] = sql`${partJson(def, tableName, rootId, 1)}`.as(name);
   }
 
   /** Finds a part declaration by its dotted path (`locales`, `locales.blocks`), with its ancestors. */
@@ -210,13 +257,19 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     ? newestFirst(rootColumns as unknown as { insertedAt: PgColumn; id: PgColumn })
     : undefined;
 
-  /** The filter of an owner's page in a view, with the owner as the placeholder `owner`. */
-  const pageFilters = new Map<V | undefined, SQL>();
-  const pageFilter = (view?: V): SQL => {
-    let filter = pageFilters.get(view);
+  /**
+   * The filter of an owner's page in a view (and a caller's named filter), with the owner as the
+   * placeholder `owner`: made once per view and filter name.
+   */
+  const pageFilters = new Map<string, SQL>();
+  const pageFilter = (view: V | undefined, extra: PageFilter | undefined): SQL => {
+    const key = `${view ?? ''}:${extra?.name ?? ''}`;
+    let filter = pageFilters.get(key);
     if (!filter) {
-      filter = sql`${options.owner} = ${sql.placeholder('owner')} and ${live}${view ? sql` and ${options.views![view]}` : sql``}`;
-      pageFilters.set(view, filter);
+      filter = sql`${options.owner} = ${sql.placeholder('owner')} and ${live}${view ? sql` and ${options.views![view]}` : sql``}${
+        extra ? sql` and ${extra.where}` : sql``
+      }`;
+      pageFilters.set(key, filter);
     }
     return filter;
   };
@@ -270,19 +323,26 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
       db: Executor,
       ownerId: string,
       query: PagingQuery,
-      how: { view?: V; order?: Keyset<AggregateRow<R, P>>; orderName?: string } = {},
+      how: { view?: V; order?: Keyset<AggregateRow<R, P>>; orderName?: string; filter?: PageFilter } = {},
     ): Promise<Page<AggregateRow<R, P>>> {
       const view = how.view;
       const order = how.order ?? (defaultOrder as unknown as Keyset<AggregateRow<R, P>> | undefined);
       if (!order) throw new Error(`${rootName} has no inserted_at: give its pages an order`);
-      const listing = `${view ?? 'live'}${how.orderName ? `_${how.orderName}` : ''}`;
+      const filter = how.filter;
+      const listing = `${view ?? 'live'}${how.orderName ? `_${how.orderName}` : ''}${filter ? `_${filter.name}` : ''}`;
       return pager.page(
         {
           select: () => db.select(columns).from(root as PgTable) as never,
           keyset: order,
-          scope: `${rootName}:${listing}:${ownerId}`,
-          where: pageFilter(view),
-          prepared: { executor: db, name: `${rootName}_page_${listing}`, params: { owner: ownerId }, rowsAsSelected: true },
+          // A filtered listing's cursors carry its filter's values too.
+          scope: `${rootName}:${listing}:${ownerId}${filter?.params ? `:${JSON.stringify(filter.params)}` : ''}`,
+          where: pageFilter(view, filter),
+          prepared: {
+            executor: db,
+            name: `${rootName}_page_${listing}`,
+            params: filter?.params ? { ...filter.params, owner: ownerId } : { owner: ownerId },
+            rowsAsSelected: true,
+          },
         },
         query,
       );

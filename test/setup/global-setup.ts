@@ -6,7 +6,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { createDatabase } from '../../src/db/client.js';
+import { createDatabase, pgliteExtensions } from '../../src/db/client.js';
 import { migrate, migrationsFolder } from '../../src/db/migrate.js';
 
 declare module 'vitest' {
@@ -48,7 +48,7 @@ export default async function setup(project: TestProject) {
 async function setupPgliteTemplate(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'mps-pglite-template-'));
   const file = join(dir, 'template.tar');
-  const pglite = new PGlite();
+  const pglite = new PGlite({ extensions: pgliteExtensions });
   try {
     await migratePglite(drizzle(pglite), { migrationsFolder });
     const dump = await pglite.dumpDataDir('none');

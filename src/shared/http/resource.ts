@@ -8,12 +8,12 @@ import { type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } f
 interface Doc {
   summary: string;
   description?: string;
+  /** Statuses this route can answer beyond the derived ones: 404 (a referenced record), 409 (a unique key). */
+  errors?: ErrorStatus[];
 }
 
 interface WriteDoc<B> extends Doc {
   body: B;
-  /** Statuses this write can answer beyond the derived ones: 404 (a referenced record), 409 (a unique key). */
-  errors?: ErrorStatus[];
 }
 
 export interface ResourceOptions<Row, Item extends z.ZodType> {

@@ -1,9 +1,11 @@
-import type { Db } from '../../../db/client.js';
+import type { Db, Executor } from '../../../db/client.js';
+import type { ReaderView } from '../../../shared/http/reader.js';
 import { sanitizeSvg } from '../../../shared/html.js';
 import type { RequestContext } from '../../../shared/http/route.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { coreErrors } from '../core.errors.js';
 import type { TenancyService } from '../tenancy/tenancy.service.js';
+import { toReaderCategory } from './categories.mappers.js';
 import { type CategoriesRepository, type CategoryView, categoryAggregate } from './categories.repository.js';
 import type { CategoryCreate, CategoryLocaleInput, CategoryUpdate } from './categories.schemas.js';
 
@@ -34,6 +36,17 @@ export function createCategoriesService(deps: { db: Db; repo: CategoriesReposito
     listPublished: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query, 'published'),
 
     getPublished: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id, 'published'),
+
+    /** Reader summaries (spec 2.4) of the live, not archived categories among `ids`: a page's assocs, one statement. */
+    summaries: async (mediaId: string, ids: string[], view: Pick<ReaderView, 'locale' | 'fallback'>) =>
+      (await repo.findMany(db, mediaId, ids, 'published')).map((row) => toReaderCategory(row, view)),
+
+    /** The ids among `ids` that are not live categories of the media (records that point at categories check theirs). */
+    async missing(executor: Executor, mediaId: string, ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const found = new Set((await repo.findMany(executor, mediaId, ids)).map((row) => row.id));
+      return ids.filter((id) => !found.has(id));
+    },
 
     async create(ctx: RequestContext, input: CategoryCreate) {
       await tenancy.assertLocales(ctx.mediaId, input.locales);

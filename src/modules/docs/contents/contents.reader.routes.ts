@@ -1,0 +1,114 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { one } from '../../../shared/envelopes.js';
+import { type AssocLoader, type ReaderView, localeQuery, readerList, readerListOf, readerView } from '../../../shared/http/reader.js';
+import { route } from '../../../shared/http/route.js';
+import { dataOf, idParams } from '../../../shared/schemas.js';
+import { docsTags } from '../docs.tags.js';
+import type { ContentMappers } from './contents.mappers.js';
+import type { ContentRecord } from './contents.repository.js';
+import {
+  questionParams,
+  questionResultsSchema,
+  readerContentSchema,
+  readerContentWithBlocksSchema,
+  readerContentsQuery,
+  readerSearchQuery,
+  readerTemplateSchema,
+  voteBody,
+} from './contents.schemas.js';
+import type { ContentsService } from './contents.service.js';
+
+const tag = docsTags.readerContents;
+
+export interface ContentsReaderOptions {
+  contents: ContentsService;
+  mappers: ContentMappers;
+  /** Assocs: the categories (spec 2.4) and templates among ids, one statement per kind and page. */
+  assocs: { categories: AssocLoader; templates: AssocLoader };
+  /** The category summary's schema, owned by core. */
+  categorySchema: Parameters<typeof readerListOf>[0];
+}
+
+/** /api/media/v1/contents: what readers may see now, one language at a time. */
+export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> = async (app, { contents, mappers, assocs, categorySchema }) => {
+  const listSchema = readerListOf(readerContentSchema, { categories: categorySchema, templates: readerTemplateSchema });
+  // Each item names its categories and template; the page loads each kind once.
+  const toItem = (row: ContentRecord, view: ReaderView<'categories' | 'templates'>) => {
+    view.collect.categories(row.categories.map((c) => c.categoryId));
+    view.collect.templates([row.templateId]);
+    return mappers.toReaderContent(row, view);
+  };
+
+  route(app, {
+    method: 'GET',
+    url: '/contents',
+    operationId: 'readerListContents',
+    summary: 'Contents paginated',
+    description:
+      'Published contents (a published status, published_at reached, not archived), newest publication first, in the asked language; `category_ids[]` and `template_ids[]` keep those with one of the given ones. `assocs` holds the categories and templates the page names.',
+    tag,
+    access: { scope: 'media:read' },
+    querystring: readerContentsQuery,
+    response: { 200: listSchema },
+    handler: async (ctx, { query }, reply) =>
+      readerList(reply.request, await contents.listPublished(ctx, query), query.locale, toItem, assocs),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/contents/search',
+    operationId: 'readerSearchContents',
+    summary: 'Contents search',
+    description:
+      "Published contents matching `q` in any of the media's languages (words stemmed per language, a typo in a title word tolerated), most relevant first: title matches above body matches. Pages by cursor over the relevance.",
+    tag,
+    access: { scope: 'media:read' },
+    querystring: readerSearchQuery,
+    response: { 200: listSchema },
+    handler: async (ctx, { query }, reply) =>
+      readerList(reply.request, await contents.search(ctx, query, reply.request.media.locales), query.locale, toItem, assocs),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/contents/:id',
+    operationId: 'readerGetContent',
+    summary: 'Content by id',
+    description: "A published content in the asked language, with that language's blocks.",
+    tag,
+    access: { scope: 'media:read' },
+    params: idParams,
+    querystring: localeQuery,
+    response: { 200: dataOf(readerContentWithBlocksSchema) },
+    handler: async (ctx, { params, query }, reply) =>
+      one(mappers.toReaderContentWithBlocks(await contents.getPublished(ctx, params.id), readerView(reply.request, query.locale))),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/contents/:id/questions/:block_id/results',
+    operationId: 'readerQuestionResults',
+    summary: 'Question results',
+    description: 'Votes per choice of a question block of a published content, and their total.',
+    tag,
+    access: { scope: 'media:read' },
+    params: questionParams,
+    response: { 200: dataOf(questionResultsSchema) },
+    handler: async (ctx, { params }) => one(await contents.results(ctx, params.id, params.block_id)),
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/contents/:id/questions/:block_id/vote',
+    operationId: 'readerVote',
+    summary: 'Vote',
+    description:
+      "The signed-in reader's vote on a question: one per reader and question, voting again replaces the first. Answers the results. An application token is a 403.",
+    tag,
+    access: { scope: 'account:write', readerRequired: true },
+    params: questionParams,
+    body: voteBody,
+    response: { 200: dataOf(questionResultsSchema) },
+    handler: async (ctx, { params, body }) => one(await contents.vote(ctx, params.id, params.block_id, body.choice_id)),
+  });
+};

@@ -1,0 +1,427 @@
+import { type SQL, and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../../db/client.js';
+import { type AggregateRow, aggregate, part } from '../../../shared/aggregate.js';
+import { BLOCK_PART_COLUMNS, type BlockRow, blockComputed } from '../../../shared/blocks.js';
+import { uniqueOr } from '../../../shared/errors.js';
+import { type Keyset, type Paginator, keyset, newestFirst } from '../../../shared/paging.js';
+import type { PagingQuery } from '../../../shared/schemas.js';
+import { searchDocument, searchMatch, searchRank } from '../../../shared/search.js';
+import type { Places } from '../../../shared/workspace.js';
+import { statuses, workspaces } from '../../core/tenancy/tenancy.table.js';
+import { docsErrors } from '../docs.errors.js';
+import { resolveAssetImages } from './contents.assets.js';
+import type { ContentSort } from './contents.schemas.js';
+import { contentAuthors, contentBlocks, contentCategories, contentLocales, contentMetadata, contents, questionVotes } from './contents.table.js';
+
+/**
+ * What readers may see (CONVENTIONS, "Publishing"): a published status, published_at reached
+ * (so a scheduled content appears at that instant with no job), not archived. Deleted rows
+ * are out of every read already.
+ */
+const publishedNow = sql`${contents.isArchived} = false and ${contents.publishedAt} <= now()
+  and exists (select 1 from ${statuses} where ${statuses.id} = ${contents.statusId} and ${statuses.isPublished})`;
+
+const LOCALE_COLUMNS = [
+  'id', 'locale', 'location', 'titleHtml', 'titleText', 'subtitleHtml', 'subtitleText', 'leadHtml', 'leadText',
+  'seoTitle', 'seoDescription', 'visualId', 'visualType', 'visualVideo', 'deletedAt',
+] as const;
+
+const visualComputed = {
+  visualImages: blockComputed({ assetImageIds: contentLocales.visualImageIds, locale: contentLocales.locale }, resolveAssetImages).images,
+};
+
+const authorsPart = part(contentAuthors, {
+  parent: contentAuthors.localeId,
+  match: ['profileId'],
+  position: 'position',
+  columns: ['id', 'profileId'],
+});
+
+const blocksPart = part(contentBlocks, {
+  parent: contentBlocks.localeId,
+  match: 'id',
+  position: 'position',
+  columns: BLOCK_PART_COLUMNS,
+  computed: blockComputed(contentBlocks, resolveAssetImages),
+});
+
+const categoriesPart = part(contentCategories, {
+  parent: contentCategories.contentId,
+  match: ['categoryId'],
+  position: 'position',
+  columns: ['id', 'categoryId'],
+});
+
+/**
+ * The whole content: language entries with their authors and blocks, categories, metadata.
+ * Writes, delete and restore go through it; the Reader's by-id read serves its blocks.
+ */
+export const contentAggregate = aggregate(contents, {
+  owner: contents.mediaId,
+  conflict: docsErrors.contentConflict,
+  views: { published: publishedNow },
+  parts: {
+    locales: part(contentLocales, {
+      parent: contentLocales.contentId,
+      match: ['locale'],
+      columns: LOCALE_COLUMNS,
+      computed: visualComputed,
+      parts: { authors: authorsPart, blocks: blocksPart },
+    }),
+    categories: categoriesPart,
+    metadata: part(contentMetadata, { parent: contentMetadata.contentId, match: ['key'], position: 'position', columns: ['key', 'value'] }),
+  },
+});
+
+/** The content as spec 2.7 shows it, without its blocks and metadata: the Backoffice's reads and every list. */
+export const contentRecord = aggregate(contents, {
+  name: 'content_records',
+  owner: contents.mediaId,
+  conflict: docsErrors.contentConflict,
+  views: { published: publishedNow },
+  parts: {
+    locales: part(contentLocales, {
+      parent: contentLocales.contentId,
+      match: ['locale'],
+      columns: LOCALE_COLUMNS,
+      computed: visualComputed,
+      parts: { authors: authorsPart },
+    }),
+    categories: categoriesPart,
+  },
+});
+
+export type ContentTree = AggregateRow<typeof contents, typeof contentAggregate.parts>;
+export type ContentRecord = AggregateRow<typeof contents, typeof contentRecord.parts>;
+export type ContentLocaleRecord = ContentRecord['locales'][number];
+export type ContentBlockRow = BlockRow & { locale: string | null };
+
+/** The places contents live in: the media's workspaces and statuses. */
+export const contentPlaces: Places = {
+  workspaces: { table: workspaces, id: workspaces.id, mediaId: workspaces.mediaId },
+  statuses: { table: statuses, id: statuses.id, mediaId: statuses.mediaId },
+};
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+type Row = ContentRecord;
+
+/** The Backoffice's sorts, newest first, each backed by an index of its own. */
+const SORTS: Record<ContentSort, Keyset<Row>> = {
+  inserted_at: newestFirst(contents),
+  updated_at: keyset<Row>([{ expr: contents.updatedAt, type: 'timestamptz', dir: 'desc', of: (r) => r.updatedAt }], contents.id),
+  published_at: keyset<Row>(
+    [
+      {
+        expr: sql`coalesce(${contents.publishedAt}, '1970-01-01T00:00:00Z'::timestamptz)`,
+        type: 'timestamptz',
+        dir: 'desc',
+        of: (r) => r.publishedAt ?? EPOCH,
+      },
+    ],
+    contents.id,
+  ),
+};
+
+/** The Reader's order: newest publication first. */
+const READER_ORDER = keyset<Row>(
+  [{ expr: contents.publishedAt, type: 'timestamptz', dir: 'desc', of: (r) => r.publishedAt }],
+  contents.id,
+);
+
+export interface BackofficeFilters {
+  workspaceId?: string | undefined;
+  statusId?: string | undefined;
+  templateId?: string | undefined;
+  categoryId?: string | undefined;
+  locale?: string | undefined;
+  isArchived?: boolean | undefined;
+  updatedSince?: Date | undefined;
+}
+
+export interface ReaderFilters {
+  categoryIds?: string[] | undefined;
+  templateIds?: string[] | undefined;
+}
+
+const hasCategory = (param: string, many: boolean) =>
+  sql`exists (select 1 from ${contentCategories} where ${contentCategories.contentId} = ${contents.id}
+    and ${contentCategories.categoryId} ${many ? sql`= any(${sql.placeholder(param)}::uuid[])` : sql`= ${sql.placeholder(param)}::uuid`})`;
+
+/**
+ * A list filter as a prepared statement needs it: its SQL with placeholders, their values,
+ * and a name telling its shape (which filters are on), so each shape is prepared once.
+ */
+function backofficeFilter(f: BackofficeFilters) {
+  const parts: Array<[string, SQL, unknown]> = [];
+  if (f.workspaceId) parts.push(['w', sql`${contents.workspaceId} = ${sql.placeholder('f_w')}::uuid`, f.workspaceId]);
+  if (f.statusId) parts.push(['s', sql`${contents.statusId} = ${sql.placeholder('f_s')}::uuid`, f.statusId]);
+  if (f.templateId) parts.push(['t', sql`${contents.templateId} = ${sql.placeholder('f_t')}::uuid`, f.templateId]);
+  if (f.categoryId) parts.push(['c', hasCategory('f_c', false), f.categoryId]);
+  if (f.locale) {
+    parts.push([
+      'l',
+      sql`exists (select 1 from ${contentLocales} where ${contentLocales.contentId} = ${contents.id}
+        and ${contentLocales.locale} = ${sql.placeholder('f_l')} and ${contentLocales.deletedAt} is null)`,
+      f.locale,
+    ]);
+  }
+  if (f.isArchived !== undefined) parts.push(['a', sql`${contents.isArchived} = ${sql.placeholder('f_a')}::boolean`, f.isArchived]);
+  if (f.updatedSince) parts.push(['u', sql`${contents.updatedAt} >= ${sql.placeholder('f_u')}::timestamptz`, f.updatedSince.toISOString()]);
+  if (parts.length === 0) return undefined;
+  return {
+    name: parts.map(([n]) => n).join(''),
+    where: sql.join(
+      parts.map(([, s]) => s),
+      sql` and `,
+    ),
+    params: Object.fromEntries(parts.map(([n, , v]) => [`f_${n}`, v])),
+  };
+}
+
+function readerFilter(f: ReaderFilters) {
+  const parts: Array<[string, SQL, unknown]> = [];
+  if (f.categoryIds?.length) parts.push(['c', hasCategory('f_c', true), f.categoryIds]);
+  if (f.templateIds?.length) parts.push(['t', sql`${contents.templateId} = any(${sql.placeholder('f_t')}::uuid[])`, f.templateIds]);
+  return {
+    name: parts.map(([n]) => n).join('') || 'all',
+    where: parts.length ? sql.join(parts.map(([, s]) => s), sql` and `) : undefined,
+    params: Object.fromEntries(parts.map(([n, , v]) => [`f_${n}`, v])),
+  };
+}
+
+/** A block row with its images resolved, as the block routes answer it. */
+const blockColumns = {
+  id: contentBlocks.id,
+  localeId: contentBlocks.localeId,
+  locale: contentBlocks.locale,
+  kind: contentBlocks.kind,
+  position: contentBlocks.position,
+  fields: contentBlocks.fields,
+  assetImageIds: contentBlocks.assetImageIds,
+  images: resolveAssetImages(sql`${contentBlocks.assetImageIds}`, sql`${contentBlocks.locale}`),
+};
+
+const search = { document: contentLocales.search, config: contentLocales.searchConfig, title: contentLocales.titleText };
+
+export function createContentsRepository(pager: Paginator) {
+  return {
+    list(db: Executor, mediaId: string, query: PagingQuery, sort: ContentSort, filters: BackofficeFilters) {
+      const filter = backofficeFilter(filters);
+      return contentRecord.page(pager, db, mediaId, query, {
+        order: SORTS[sort],
+        orderName: sort,
+        ...(filter && { filter }),
+      });
+    },
+
+    listPublished(db: Executor, mediaId: string, query: PagingQuery, filters: ReaderFilters) {
+      const filter = readerFilter(filters);
+      return contentRecord.page(pager, db, mediaId, query, {
+        view: 'published',
+        order: READER_ORDER,
+        orderName: 'reader',
+        ...(filter.where && { filter: { name: filter.name, where: filter.where, params: filter.params } }),
+      });
+    },
+
+    /**
+     * A page of published contents matching `q`, most relevant first: each content's best
+     * language entry, ranked; the hits come from the search indexes, not from a walk of contents.
+     */
+    search(db: Executor, mediaId: string, query: PagingQuery, q: string, configs: string[], filters: ReaderFilters) {
+      const filter = readerFilter(filters);
+      const qp = sql.placeholder('q');
+      const hits = sql`(select ${contentLocales.contentId} as content_id, max(${searchRank(search, qp)})::real as rank
+        from ${contentLocales}
+        where ${contentLocales.deletedAt} is null and ${searchMatch(search, qp, configs)}
+        group by ${contentLocales.contentId}) as hits`;
+      const rank = sql<number>`hits.rank`;
+      const order = keyset<Row & { rank: number }>([{ expr: rank, type: 'real', dir: 'desc', of: (r) => r.rank }], contents.id);
+      return pager.page(
+        {
+          select: () => db.select({ ...contentRecord.columns, rank: sql<number>`hits.rank`.as('rank') }).from(contents).innerJoin(hits, sql`hits.content_id = ${contents.id}`),
+          keyset: order,
+          // A cursor serves this search only: the same words, filters and media.
+          scope: `contents:search:${mediaId}:${JSON.stringify([q, configs, filter.name, filter.params])}`,
+          where: () =>
+            and(
+              sql`${contents.mediaId} = ${sql.placeholder('owner')}`,
+              contentRecord.filter('published'),
+              filter.where,
+            ),
+          prepared: {
+            executor: db,
+            name: `contents_search_${configs.join('_')}_${filter.name}`,
+            params: { owner: mediaId, q, ...filter.params },
+            rowsAsSelected: true,
+          },
+        },
+        query,
+      );
+    },
+
+    find: (db: Executor, mediaId: string, id: string) => contentRecord.find(db, id, mediaId),
+
+    findTree: (db: Executor, mediaId: string, id: string, view?: 'published') => contentAggregate.find(db, id, mediaId, view),
+
+    async insert(db: Executor, values: typeof contents.$inferInsert): Promise<string> {
+      const [row] = await db.insert(contents).values(values).returning({ id: contents.id });
+      return row!.id;
+    },
+
+    async update(db: Executor, id: string, values: Partial<typeof contents.$inferInsert>): Promise<void> {
+      // updated_at always moves, so that a PATCH of locales alone also marks the content.
+      await db
+        .update(contents)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(contents.id, id));
+    },
+
+    /** The live language entries of a content: id by locale. */
+    async localeIds(db: Executor, contentId: string): Promise<Map<string, string>> {
+      const rows = await db
+        .select({ id: contentLocales.id, locale: contentLocales.locale })
+        .from(contentLocales)
+        .where(and(eq(contentLocales.contentId, contentId), sql`${contentLocales.deletedAt} is null`));
+      return new Map(rows.map((r) => [r.locale, r.id]));
+    },
+
+    /**
+     * Rebuilds the search documents of a content's live entries (or one of them): title A,
+     * subtitle and lead B, the live blocks' text C, each in its language's configuration.
+     */
+    async refreshSearch(db: Executor, contentId: string, localeId?: string): Promise<void> {
+      const body = sql`(select string_agg(${contentBlocks.searchText}, ' ' order by ${contentBlocks.position}) from ${contentBlocks}
+        where ${contentBlocks.localeId} = ${contentLocales.id} and ${contentBlocks.deletedAt} is null)`;
+      const standfirst = sql`concat_ws(' ', ${contentLocales.subtitleText}, ${contentLocales.leadText})`;
+      const document = searchDocument(sql`${contentLocales.searchConfig}::regconfig`, { a: contentLocales.titleText, b: standfirst, c: body });
+      await db.execute(
+        sql`update ${contentLocales} set ${sql.identifier(contentLocales.search.name)} = ${document}
+            where ${contentLocales.contentId} = ${contentId} and ${contentLocales.deletedAt} is null
+            ${localeId ? sql`and ${contentLocales.id} = ${localeId}` : sql``}`,
+      );
+    },
+
+    /** The live blocks of a content (of one language, when given), by language then position. */
+    blocks: (db: Executor, contentId: string, locale?: string) =>
+      db
+        .select(blockColumns)
+        .from(contentBlocks)
+        .innerJoin(contentLocales, eq(contentLocales.id, contentBlocks.localeId))
+        .where(
+          and(
+            eq(contentLocales.contentId, contentId),
+            sql`${contentLocales.deletedAt} is null and ${contentBlocks.deletedAt} is null`,
+            locale ? eq(contentLocales.locale, locale) : undefined,
+          ),
+        )
+        .orderBy(asc(contentLocales.locale), asc(contentBlocks.position)),
+
+    /** One live block of a content's live entry, or undefined. */
+    async block(db: Executor, contentId: string, blockId: string) {
+      const [row] = await db
+        .select(blockColumns)
+        .from(contentBlocks)
+        .innerJoin(contentLocales, eq(contentLocales.id, contentBlocks.localeId))
+        .where(
+          and(
+            eq(contentBlocks.id, blockId),
+            eq(contentLocales.contentId, contentId),
+            sql`${contentLocales.deletedAt} is null and ${contentBlocks.deletedAt} is null`,
+          ),
+        );
+      return row;
+    },
+
+    /** The block at a position of an entry (the one just written). */
+    async blockAt(db: Executor, localeId: string, position: number) {
+      const [row] = await db
+        .select(blockColumns)
+        .from(contentBlocks)
+        .where(and(eq(contentBlocks.localeId, localeId), eq(contentBlocks.position, position), sql`${contentBlocks.deletedAt} is null`));
+      return row;
+    },
+
+    /** The template a content follows. */
+    async templateOf(db: Executor, id: string): Promise<string> {
+      const [row] = await db.select({ templateId: contents.templateId }).from(contents).where(eq(contents.id, id));
+      return row!.templateId;
+    },
+
+    /** The ids of an entry's live blocks, in order. */
+    async blockIds(db: Executor, localeId: string): Promise<string[]> {
+      const rows = await db
+        .select({ id: contentBlocks.id })
+        .from(contentBlocks)
+        .where(and(eq(contentBlocks.localeId, localeId), sql`${contentBlocks.deletedAt} is null`))
+        .orderBy(asc(contentBlocks.position));
+      return rows.map((r) => r.id);
+    },
+
+    /** A live question block of a live entry of a content readers may see now, or undefined. */
+    async publishedQuestion(db: Executor, mediaId: string, contentId: string, blockId: string) {
+      const [row] = await db
+        .select({ id: contentBlocks.id, fields: contentBlocks.fields })
+        .from(contentBlocks)
+        .innerJoin(contentLocales, eq(contentLocales.id, contentBlocks.localeId))
+        .innerJoin(contents, eq(contents.id, contentLocales.contentId))
+        .where(
+          and(
+            eq(contentBlocks.id, blockId),
+            eq(contentBlocks.kind, 'question'),
+            eq(contents.id, contentId),
+            eq(contents.mediaId, mediaId),
+            sql`${contentBlocks.deletedAt} is null and ${contentLocales.deletedAt} is null`,
+            contentRecord.filter('published'),
+          ),
+        );
+      return row;
+    },
+
+    /** Whether a content of the media is one readers may see now. */
+    async isPublished(db: Executor, mediaId: string, id: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: contents.id })
+        .from(contents)
+        .where(and(eq(contents.id, id), eq(contents.mediaId, mediaId), contentRecord.filter('published')));
+      return rows.length > 0;
+    },
+
+    /** The ids among `ids` that are not live contents of the media. */
+    async missingContents(db: Executor, mediaId: string, ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .select({ id: contents.id })
+        .from(contents)
+        .where(and(eq(contents.mediaId, mediaId), inArray(contents.id, ids), sql`${contents.deletedAt} is null`));
+      const found = new Set(rows.map((r) => r.id));
+      return ids.filter((id) => !found.has(id));
+    },
+
+    /** Records or replaces a reader's vote: one row per question and reader, whatever the concurrency. */
+    async vote(db: Executor, values: { mediaId: string; blockId: string; voter: string; choiceId: string }): Promise<void> {
+      await uniqueOr(
+        db
+          .insert(questionVotes)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [questionVotes.blockId, questionVotes.voter],
+            set: { choiceId: values.choiceId, updatedAt: new Date() },
+          }),
+        docsErrors.contentConflict,
+      );
+    },
+
+    /** Votes per choice of a question. */
+    async voteCounts(db: Executor, blockId: string): Promise<Map<string, number>> {
+      const rows = await db
+        .select({ choiceId: questionVotes.choiceId, votes: sql<number>`count(*)::int` })
+        .from(questionVotes)
+        .where(eq(questionVotes.blockId, blockId))
+        .groupBy(questionVotes.choiceId);
+      return new Map(rows.map((r) => [r.choiceId, Number(r.votes)]));
+    },
+  };
+}
+
+export type ContentsRepository = ReturnType<typeof createContentsRepository>;

@@ -1,0 +1,415 @@
+import type { Db, Executor } from '../../../db/client.js';
+import { type BlockKind, type BlockReferences, blockReferences, storeBlock } from '../../../shared/blocks.js';
+import type { ErrorDetail } from '../../../shared/errors.js';
+import type { RequestContext } from '../../../shared/http/route.js';
+import { searchConfigOf, searchConfigsOf, withSearchSettings } from '../../../shared/search.js';
+import type { ReaderPrincipal } from '../../../shared/scopes.js';
+import { type WorkspaceTransfer, assertPlacement, transferToWorkspace } from '../../../shared/workspace.js';
+import { docsErrors } from '../docs.errors.js';
+import type { TemplatesService } from '../templates/templates.service.js';
+import { missingAssetImages } from './contents.assets.js';
+import { type ContentsRepository, contentAggregate, contentPlaces } from './contents.repository.js';
+import type {
+  BlockCreate,
+  BlockUpdate,
+  ContentCreate,
+  ContentLocaleInput,
+  ContentUpdate,
+  ContentsQuery,
+  MetadataBody,
+  ReaderContentsQuery,
+  ReaderSearchQuery,
+  TemplateSwitch,
+  VisualInput,
+} from './contents.schemas.js';
+import { contents } from './contents.table.js';
+
+/** What contents need of core: the media's languages and its categories. */
+export interface ContentsCore {
+  assertLocales(mediaId: string, entries: Array<{ locale: string }>, path?: string): Promise<void>;
+  missingCategories(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
+}
+
+const placed = {
+  table: contents,
+  id: contents.id,
+  owner: contents.mediaId,
+  workspaceId: contents.workspaceId,
+  statusId: contents.statusId,
+  updatedAt: contents.updatedAt,
+  deletedAt: contents.deletedAt,
+};
+
+const domainOf = (url: string | null | undefined) => (url ? new URL(url).host : url);
+
+const visualColumns = (visual: VisualInput | undefined) => {
+  if (!visual || visual.type === 'none') return { visualType: 'none', visualImageIds: null, visualVideo: null };
+  if (visual.type === 'image') return { visualType: 'image', visualImageIds: [visual.image!.asset_image_id], visualVideo: null };
+  if (visual.type === 'slideshow') {
+    return { visualType: 'slideshow', visualImageIds: visual.slideshow!.images.map((i) => i.asset_image_id), visualVideo: null };
+  }
+  return { visualType: 'video', visualImageIds: null, visualVideo: storeBlock({ kind: 'video', video: visual.video! }).fields.video };
+};
+
+/** A language entry as the table stores it (the visual's id and the search document are the database's). */
+const localeEntry = (l: ContentLocaleInput) => ({
+  locale: l.locale,
+  location: l.location ?? null,
+  titleHtml: l.title_html.html,
+  titleText: l.title_html.text,
+  subtitleHtml: l.subtitle_html?.html ?? null,
+  subtitleText: l.subtitle_html?.text ?? null,
+  leadHtml: l.lead_html?.html ?? null,
+  leadText: l.lead_html?.text ?? null,
+  seoTitle: l.seo?.title ?? null,
+  seoDescription: l.seo?.description ?? null,
+  ...visualColumns(l.visual),
+  searchConfig: searchConfigOf(l.locale),
+});
+
+/** The asset images the entries' visuals show, each with where it was named. */
+const visualImages = (locales: ContentLocaleInput[]) =>
+  locales.flatMap((l, i) => {
+    const v = l.visual;
+    if (v?.type === 'image') return [{ id: v.image!.asset_image_id, path: `locales.${i}.visual.image.asset_image_id` }];
+    if (v?.type === 'slideshow') {
+      return v.slideshow!.images.map((img, j) => ({ id: img.asset_image_id, path: `locales.${i}.visual.slideshow.images.${j}.asset_image_id` }));
+    }
+    return [];
+  });
+
+export function createContentsService(deps: { db: Db; repo: ContentsRepository; templates: TemplatesService; core: ContentsCore }) {
+  const { db, repo, templates, core } = deps;
+
+  const load = async (executor: Executor, mediaId: string, id: string) => {
+    const row = await repo.find(executor, mediaId, id);
+    if (!row) throw docsErrors.contentNotFound();
+    return row;
+  };
+
+  const lock = async (tx: Executor, mediaId: string, id: string) => {
+    if (!(await contentAggregate.lock(tx, id, mediaId))) throw docsErrors.contentNotFound();
+  };
+
+  /** 404 naming each referenced record that is not in the media. */
+  const assertExist = async (
+    tx: Executor,
+    mediaId: string,
+    refs: { categories?: Array<{ id: string; path: string }>; images?: Array<{ id: string; path: string }>; contents?: Array<{ id: string; path: string }> },
+  ) => {
+    const check = async (
+      wanted: Array<{ id: string; path: string }> | undefined,
+      missing: (ids: string[]) => Promise<string[]>,
+      code: `${string}_not_found`,
+      what: string,
+    ) => {
+      if (!wanted?.length) return;
+      const gone = new Set(await missing([...new Set(wanted.map((w) => w.id))]));
+      const details: ErrorDetail[] = wanted.filter((w) => gone.has(w.id)).map((w) => ({ path: w.path, message: `is not ${what} of this media` }));
+      if (details.length > 0) throw docsErrors.referenceNotFound(code, what, details);
+    };
+    await check(refs.categories, (ids) => core.missingCategories(tx, mediaId, ids), 'category_not_found', 'a category');
+    await check(refs.images, (ids) => missingAssetImages(tx, mediaId, ids), 'asset_image_not_found', 'an asset image');
+    await check(refs.contents, (ids) => repo.missingContents(tx, mediaId, ids), 'content_not_found', 'a content');
+  };
+
+  /** Writes the language entries (the complete set), their authors and search documents. */
+  const writeLocales = async (tx: Executor, id: string, locales: ContentLocaleInput[]) => {
+    await contentAggregate.replace(tx, 'locales', id, locales.map(localeEntry));
+    const ids = await repo.localeIds(tx, id);
+    for (const l of locales) {
+      await contentAggregate.replace(
+        tx,
+        'locales.authors',
+        ids.get(l.locale)!,
+        (l.authors ?? []).map((a) => ({ profileId: a.profile_id })),
+      );
+    }
+    await repo.refreshSearch(tx, id);
+  };
+
+  const categoryRefs = (categories: Array<{ category_id: string }> | undefined) =>
+    categories?.map((c, i) => ({ id: c.category_id, path: `content_categories.${i}.category_id` }));
+
+  /** Refuses a block its content's template does not allow, or one pointing at records outside the media. */
+  const assertBlockAllowed = async (tx: Executor, mediaId: string, templateId: string, kind: BlockKind, refs: BlockReferences) => {
+    const rules = await templates.rulesOf(tx, mediaId, templateId);
+    if (!rules.blockKinds.includes(kind)) {
+      throw docsErrors.blockKindNotAllowed([{ path: 'kind', message: `must be one of the template's block_kinds: ${rules.blockKinds.join(', ') || 'none'}` }]);
+    }
+    const field = kind === 'slideshow' ? 'slideshow.images' : 'image';
+    await assertExist(tx, mediaId, {
+      images: refs.assetImageIds.map((id, i) => ({ id, path: kind === 'slideshow' ? `${field}.${i}.asset_image_id` : `${field}.asset_image_id` })),
+      contents: refs.contentIds.map((id, i) => ({ id, path: `content_ids.${i}` })),
+    });
+  };
+
+  /** Writes a language entry's blocks in this order (entries with ids are kept); positions renumbered. */
+  const writeBlocks = async (tx: Executor, contentId: string, localeId: string, entries: Array<Record<string, unknown> & { id?: string }>) => {
+    await contentAggregate.replace(tx, 'locales.blocks', localeId, entries);
+    await repo.refreshSearch(tx, contentId, localeId);
+    await repo.update(tx, contentId, {});
+  };
+
+  const loadQuestion = async (ctx: RequestContext, contentId: string, blockId: string) => {
+    const question = await repo.publishedQuestion(db, ctx.mediaId, contentId, blockId);
+    if (!question) throw docsErrors.questionNotFound();
+    return question;
+  };
+
+  const resultsOf = async (executor: Executor, question: { id: string; fields: { title?: string; choices?: Array<{ id: string; label: string }> } }) => {
+    const counts = await repo.voteCounts(executor, question.id);
+    const choices = (question.fields.choices ?? []).map((c) => ({ id: c.id, label: c.label, votes: counts.get(c.id) ?? 0 }));
+    return { question_id: question.id, title: question.fields.title ?? '', total: choices.reduce((sum, c) => sum + c.votes, 0), choices };
+  };
+
+  return {
+    list: (ctx: RequestContext, query: ContentsQuery) =>
+      repo.list(db, ctx.mediaId, query, query.sort, {
+        workspaceId: query.workspace_id,
+        statusId: query.status_id,
+        templateId: query.template_id,
+        categoryId: query.category_id,
+        locale: query.locale,
+        isArchived: query.is_archived,
+        updatedSince: query.updated_since,
+      }),
+
+    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+
+    async create(ctx: RequestContext, input: ContentCreate) {
+      await core.assertLocales(ctx.mediaId, input.locales);
+      return db.transaction(async (tx) => {
+        if (!(await templates.find(tx, ctx.mediaId, input.template_id))) {
+          throw docsErrors.referenceNotFound('template_not_found', 'the template', [{ path: 'template_id', message: 'is not a template of this media' }]);
+        }
+        // The workspace and status of a new content are checked like a transfer's.
+        await assertPlacement(tx, contentPlaces, ctx.mediaId, { workspaceId: input.workspace_id, statusId: input.status_id });
+        await assertExist(tx, ctx.mediaId, { categories: categoryRefs(input.content_categories), images: visualImages(input.locales) });
+        const id = await repo.insert(tx, {
+          mediaId: ctx.mediaId,
+          templateId: input.template_id,
+          workspaceId: input.workspace_id,
+          statusId: input.status_id,
+          canonicalUrl: input.canonical_url ?? null,
+          canonicalDomain: domainOf(input.canonical_url) ?? null,
+          isArchived: input.is_archived ?? false,
+          showPublicationDatetime: input.show_publication_datetime ?? true,
+          isAdvertising: input.is_advertising ?? false,
+          isSponsored: input.is_sponsored ?? false,
+          publishedAt: input.published_at ?? null,
+          releasedAt: input.released_at ?? null,
+          releasedAtTimezone: input.released_at_timezone ?? null,
+        });
+        if (input.content_categories) {
+          await contentAggregate.replace(tx, 'categories', id, input.content_categories.map((c) => ({ categoryId: c.category_id })));
+        }
+        await writeLocales(tx, id, input.locales);
+        return load(tx, ctx.mediaId, id);
+      });
+    },
+
+    /** Updates fields; `locales` and `content_categories`, when given, are the complete sets. */
+    async update(ctx: RequestContext, id: string, patch: ContentUpdate) {
+      if (patch.locales) await core.assertLocales(ctx.mediaId, patch.locales);
+      return db.transaction(async (tx) => {
+        await lock(tx, ctx.mediaId, id);
+        if (patch.status_id) await assertPlacement(tx, contentPlaces, ctx.mediaId, { statusId: patch.status_id });
+        await assertExist(tx, ctx.mediaId, {
+          categories: categoryRefs(patch.content_categories),
+          ...(patch.locales && { images: visualImages(patch.locales) }),
+        });
+        await repo.update(tx, id, {
+          ...(patch.status_id !== undefined && { statusId: patch.status_id }),
+          ...(patch.canonical_url !== undefined && { canonicalUrl: patch.canonical_url, canonicalDomain: domainOf(patch.canonical_url) }),
+          ...(patch.is_archived !== undefined && { isArchived: patch.is_archived }),
+          ...(patch.show_publication_datetime !== undefined && { showPublicationDatetime: patch.show_publication_datetime }),
+          ...(patch.is_advertising !== undefined && { isAdvertising: patch.is_advertising }),
+          ...(patch.is_sponsored !== undefined && { isSponsored: patch.is_sponsored }),
+          ...(patch.published_at !== undefined && { publishedAt: patch.published_at }),
+          ...(patch.released_at !== undefined && { releasedAt: patch.released_at }),
+          ...(patch.released_at_timezone !== undefined && { releasedAtTimezone: patch.released_at_timezone }),
+        });
+        if (patch.content_categories) {
+          await contentAggregate.replace(tx, 'categories', id, patch.content_categories.map((c) => ({ categoryId: c.category_id })));
+        }
+        if (patch.locales) await writeLocales(tx, id, patch.locales);
+        return load(tx, ctx.mediaId, id);
+      });
+    },
+
+    async remove(ctx: RequestContext, id: string): Promise<void> {
+      if (!(await db.transaction((tx) => contentAggregate.softDelete(tx, id, ctx.mediaId)))) throw docsErrors.contentNotFound();
+    },
+
+    restore: (ctx: RequestContext, id: string) =>
+      db.transaction(async (tx) => {
+        if ((await contentAggregate.restore(tx, id, ctx.mediaId)) === 'not_found') throw docsErrors.contentNotFound();
+        return load(tx, ctx.mediaId, id);
+      }),
+
+    /**
+     * Moves the content to another template. Blocks and metadata keys the new template does
+     * not allow are refused with a 409 listing them, or removed with `drop_incompatible`.
+     */
+    switchTemplate: (ctx: RequestContext, id: string, body: TemplateSwitch) =>
+      db.transaction(async (tx) => {
+        await lock(tx, ctx.mediaId, id);
+        const template = await templates.find(tx, ctx.mediaId, body.template_id);
+        if (!template) {
+          throw docsErrors.referenceNotFound('template_not_found', 'the template', [{ path: 'template_id', message: 'is not a template of this media' }]);
+        }
+        const tree = (await repo.findTree(tx, ctx.mediaId, id))!;
+        const kinds = new Set<string>(template.blockKinds);
+        const keys = new Set(template.metadataKeys);
+        const details: ErrorDetail[] = [];
+        for (const l of tree.locales) {
+          for (const b of l.blocks) {
+            if (!kinds.has(b.kind)) details.push({ path: `blocks.${b.id}`, message: `${b.kind} block (${l.locale}, position ${b.position}) is not allowed by the template` });
+          }
+        }
+        for (const m of tree.metadata) {
+          if (!keys.has(m.key)) details.push({ path: `metadata.${m.key}`, message: 'metadata key is not allowed by the template' });
+        }
+        if (details.length > 0 && !body.drop_incompatible) throw docsErrors.templateIncompatible(details);
+        if (details.length > 0) {
+          for (const l of tree.locales) {
+            const kept = l.blocks.filter((b) => kinds.has(b.kind));
+            if (kept.length !== l.blocks.length) await contentAggregate.replace(tx, 'locales.blocks', l.id, kept.map((b) => ({ id: b.id })));
+          }
+          const keptMetadata = tree.metadata.filter((m) => keys.has(m.key));
+          if (keptMetadata.length !== tree.metadata.length) {
+            await contentAggregate.replace(tx, 'metadata', id, keptMetadata.map((m) => ({ key: m.key, value: m.value })));
+          }
+          await repo.refreshSearch(tx, id);
+        }
+        await repo.update(tx, id, { templateId: template.id });
+        return load(tx, ctx.mediaId, id);
+      }),
+
+    async transfer(ctx: RequestContext, id: string, target: WorkspaceTransfer): Promise<void> {
+      const moved = await db.transaction((tx) => transferToWorkspace(tx, placed, contentPlaces, id, ctx.mediaId, target));
+      if (!moved) throw docsErrors.contentNotFound();
+    },
+
+    async metadata(ctx: RequestContext, id: string) {
+      const tree = await repo.findTree(db, ctx.mediaId, id);
+      if (!tree) throw docsErrors.contentNotFound();
+      return tree.metadata;
+    },
+
+    /** Replaces the metadata as a whole; every key must be one of the template's metadata_keys. */
+    replaceMetadata: (ctx: RequestContext, id: string, body: MetadataBody) =>
+      db.transaction(async (tx) => {
+        await lock(tx, ctx.mediaId, id);
+        const rules = await templates.rulesOf(tx, ctx.mediaId, await repo.templateOf(tx, id));
+        const details = body.metadata.flatMap((m, i) =>
+          rules.metadataKeys.includes(m.key) ? [] : [{ path: `metadata.${i}.key`, message: `must be one of ${rules.metadataKeys.join(', ') || 'none'}` }],
+        );
+        if (details.length > 0) throw docsErrors.metadataKeyNotAllowed(details);
+        await contentAggregate.replace(tx, 'metadata', id, body.metadata.map((m) => ({ key: m.key, value: m.value })));
+        await repo.update(tx, id, {});
+        return (await repo.findTree(tx, ctx.mediaId, id))!.metadata;
+      }),
+
+    async blocks(ctx: RequestContext, id: string, locale?: string) {
+      if (!(await repo.find(db, ctx.mediaId, id))) throw docsErrors.contentNotFound();
+      return repo.blocks(db, id, locale);
+    },
+
+    /** Adds a block to a language entry, at `position` (others move down) or at the end. */
+    createBlock: (ctx: RequestContext, id: string, body: BlockCreate) =>
+      db.transaction(async (tx) => {
+        await lock(tx, ctx.mediaId, id);
+        const localeId = (await repo.localeIds(tx, id)).get(body.locale);
+        if (!localeId) throw docsErrors.localeNotFound();
+        const stored = storeBlock(body);
+        await assertBlockAllowed(tx, ctx.mediaId, await repo.templateOf(tx, id), stored.kind, blockReferences(stored));
+        const current = await repo.blockIds(tx, localeId);
+        const position = body.position ?? current.length;
+        if (position > current.length) throw docsErrors.invalidPosition(current.length);
+        const entries: Array<Record<string, unknown> & { id?: string }> = current.map((blockId) => ({ id: blockId }));
+        entries.splice(position, 0, { locale: body.locale, ...stored });
+        await writeBlocks(tx, id, localeId, entries);
+        return (await repo.blockAt(tx, localeId, position))!;
+      }),
+
+    /** Moves a block (`position`) or rewrites its fields (its kind's, whole). */
+    updateBlock: (ctx: RequestContext, id: string, blockId: string, body: BlockUpdate) =>
+      db.transaction(async (tx) => {
+        await lock(tx, ctx.mediaId, id);
+        const block = await repo.block(tx, id, blockId);
+        if (!block) throw docsErrors.blockNotFound();
+        const current = await repo.blockIds(tx, block.localeId);
+        const position = body.position ?? block.position;
+        if (position >= current.length) throw docsErrors.invalidPosition(current.length - 1);
+        let entry: Record<string, unknown> & { id: string } = { id: blockId };
+        if ('kind' in body) {
+          const { position: _position, ...fields } = body;
+          const stored = storeBlock(fields, fields.kind === block.kind ? block.fields : undefined);
+          await assertBlockAllowed(tx, ctx.mediaId, await repo.templateOf(tx, id), stored.kind, blockReferences(stored));
+          entry = { id: blockId, ...stored };
+        }
+        const order = current.filter((b) => b !== blockId);
+        const entries: Array<Record<string, unknown> & { id?: string }> = order.map((b) => ({ id: b }));
+        entries.splice(position, 0, entry);
+        await writeBlocks(tx, id, block.localeId, entries);
+        return (await repo.block(tx, id, blockId))!;
+      }),
+
+    /** Soft-deletes a block on its own (a restore of the content does not bring it back); the others close ranks. */
+    removeBlock: (ctx: RequestContext, id: string, blockId: string) =>
+      db.transaction(async (tx) => {
+        await lock(tx, ctx.mediaId, id);
+        const block = await repo.block(tx, id, blockId);
+        if (!block) throw docsErrors.blockNotFound();
+        const current = await repo.blockIds(tx, block.localeId);
+        await writeBlocks(
+          tx,
+          id,
+          block.localeId,
+          current.filter((b) => b !== blockId).map((b) => ({ id: b })),
+        );
+      }),
+
+    // ---- Reader
+
+    listPublished: (ctx: RequestContext, query: ReaderContentsQuery) =>
+      repo.listPublished(db, ctx.mediaId, query, { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'] }),
+
+    /** Published contents matching `q`, most relevant first, searched in the media's languages. */
+    search: (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[]) =>
+      withSearchSettings(db, (tx) =>
+        repo.search(tx, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
+          categoryIds: query['category_ids[]'],
+          templateIds: query['template_ids[]'],
+        }),
+      ),
+
+    async getPublished(ctx: RequestContext, id: string) {
+      const row = await repo.findTree(db, ctx.mediaId, id, 'published');
+      if (!row) throw docsErrors.contentNotFound();
+      return row;
+    },
+
+    /** Whether readers may see this content now (favorites point at one). */
+    isPublished: (mediaId: string, id: string) => repo.isPublished(db, mediaId, id),
+
+    async results(ctx: RequestContext, id: string, blockId: string) {
+      return resultsOf(db, await loadQuestion(ctx, id, blockId));
+    },
+
+    /** A reader's vote: one per reader and question; voting again replaces the first. */
+    async vote(ctx: RequestContext, id: string, blockId: string, choiceId: string) {
+      const question = await loadQuestion(ctx, id, blockId);
+      if (!(question.fields.choices ?? []).some((c) => c.id === choiceId)) throw docsErrors.invalidChoice();
+      await repo.vote(db, { mediaId: ctx.mediaId, blockId, voter: voterOf(ctx), choiceId });
+      return resultsOf(db, question);
+    },
+  };
+}
+
+/** The reader who votes: the route requires a reader's token, whose subject names them. */
+const voterOf = (ctx: RequestContext) => (ctx.principal as ReaderPrincipal).subject;
+
+export type ContentsService = ReturnType<typeof createContentsService>;

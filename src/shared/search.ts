@@ -1,0 +1,105 @@
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { type PgColumn, customType } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import type { Executor } from '../db/client.js';
+
+/**
+ * Full-text search, written once (CONVENTIONS, "Reader lists, assocs and search"): each
+ * language entry stores a weighted document (title A, standfirst B, body C) built with its
+ * language's text-search configuration; a query matches a document through the same
+ * configuration, and a title through pg_trgm word similarity so that a typo still finds it.
+ * Results rank as `real` and page by cursor over (rank, id) like any listing.
+ */
+
+/** A stored search document. */
+export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** The text-search configurations of the languages PostgreSQL stems; any other language is `simple`. */
+const CONFIG_BY_LANGUAGE: Record<string, string> = {
+  ar: 'arabic', ca: 'catalan', da: 'danish', de: 'german', el: 'greek', en: 'english', es: 'spanish', eu: 'basque',
+  fi: 'finnish', fr: 'french', ga: 'irish', hu: 'hungarian', hy: 'armenian', id: 'indonesian', it: 'italian',
+  lt: 'lithuanian', ne: 'nepali', nl: 'dutch', no: 'norwegian', nb: 'norwegian', pt: 'portuguese', ro: 'romanian',
+  ru: 'russian', sr: 'serbian', sv: 'swedish', ta: 'tamil', tr: 'turkish', yi: 'yiddish',
+};
+
+/** The configuration of a locale's language (`fr-CH` → `french`), `simple` when PostgreSQL has none. */
+export const searchConfigOf = (locale: string): string => CONFIG_BY_LANGUAGE[locale.split('-')[0]!] ?? 'simple';
+
+/** The configurations of a media's languages, sorted and each once: the branches of its searches. */
+export const searchConfigsOf = (locales: readonly string[]): string[] => [...new Set(locales.map(searchConfigOf))].sort();
+
+/** `q`: 1 to 200 characters of free text (quotes make a phrase, `-word` excludes, `or` alternates). */
+export const searchText = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((q) => q.trim().length > 0, { message: 'must not be blank' })
+  .describe('Search text, 1 to 200 characters: words (stemmed per language), "a phrase", -excluded, or; a typo in a title word is tolerated');
+
+const KNOWN_CONFIGS = new Set([...Object.values(CONFIG_BY_LANGUAGE), 'simple']);
+
+// Configurations are written into the SQL as literals (a function resolves `regconfig` from a
+// literal, and each branch needs a constant for its index scan): only known names get there.
+const literal = (config: string) => {
+  if (!KNOWN_CONFIGS.has(config)) throw new Error(`unknown text search configuration ${config}`);
+  return sql.raw(`'${config}'`);
+};
+
+/**
+ * The weighted document of one language entry, from its texts (null texts count as empty), in
+ * `config` (its configuration column cast to regconfig, or a literal).
+ */
+export function searchDocument(config: SQL, texts: { a: SQL | PgColumn; b?: SQL | PgColumn; c?: SQL | PgColumn }): SQL<string> {
+  const part = (text: SQL | PgColumn | undefined, weight: string) =>
+    text ? sql`setweight(to_tsvector(${config}, coalesce(${text}, '')), ${sql.raw(`'${weight}'`)})` : undefined;
+  return sql<string>`${sql.join(
+    [part(texts.a, 'A'), part(texts.b, 'B'), part(texts.c, 'C')].filter((p): p is SQL => p !== undefined),
+    sql` || `,
+  )}`;
+}
+
+export interface SearchColumns {
+  /** The stored document (tsvector, GIN-indexed). */
+  document: PgColumn;
+  /** The configuration it was built with. */
+  config: PgColumn;
+  /** The title, trigram-indexed (gin_trgm_ops). */
+  title: PgColumn;
+}
+
+/**
+ * Whether an entry matches `q`: its document in its own configuration (one branch per
+ * configuration in `configs`, the media's languages', each served by the document's GIN
+ * index), or its title by trigram word similarity (served by the title's trigram index).
+ * `q` is a bound parameter, never SQL.
+ */
+export function searchMatch(columns: SearchColumns, q: SQL | Placeholder, configs: readonly string[]): SQL {
+  const byConfig = configs.map(
+    (config) => sql`(${columns.config} = ${literal(config)} and ${columns.document} @@ websearch_to_tsquery(${literal(config)}, ${q}))`,
+  );
+  return sql`(${sql.join(byConfig, sql` or `)} or ${q} <% ${columns.title})`;
+}
+
+/**
+ * The relevance of an entry: the document's rank (a title word weighs five times a body word)
+ * plus the title's trigram word similarity, so that titles come first and a title with a typo
+ * still ranks. `real`, as the cursor carries it.
+ */
+export function searchRank(columns: SearchColumns, q: SQL | Placeholder): SQL<number> {
+  return sql<number>`(ts_rank('{0.1, 0.2, 0.5, 1.0}', ${columns.document}, websearch_to_tsquery(${columns.config}::regconfig, ${q}))
+    + word_similarity(${q}, ${columns.title}))::real`;
+}
+
+/** How similar a query must be to a title word to count (pg_trgm's default, 0.6, misses one typo in a short word). */
+export const WORD_SIMILARITY_THRESHOLD = 0.4;
+
+/**
+ * Runs a search in a transaction whose trigram threshold is ours: `<%` reads it from the
+ * session, and a setting local to the transaction leaves pooled connections as they were.
+ */
+export function withSearchSettings<T>(db: Executor, work: (tx: Executor) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`);
+    return work(tx);
+  });
+}
