@@ -1,5 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { Database } from '../../src/db/client.js';
+import { assetImageLocales, assetImages, assets } from '../../src/modules/core/assets/assets.table.js';
 import type { contentSchema } from '../../src/modules/docs/contents/contents.schemas.js';
 import type { Client } from './factories.js';
 
@@ -78,4 +80,32 @@ export async function createBlock(api: Client, contentId: string, body: Record<s
     await api.post(`/docs/v2/contents/${contentId}/blocks`, body),
     'createBlock',
   );
+}
+
+/**
+ * An asset image of a media, written straight into the asset tables (the upload path has tests
+ * of its own): a file record, the image record with its gravity, and credit and caption per locale.
+ */
+export async function insertAssetImage(
+  db: Database['db'],
+  mediaId: string,
+  options: { gravity?: string; locales?: Array<{ locale: string; credit?: string; captionHtml?: string; captionText?: string }> } = {},
+) {
+  const fileHash = createHash('sha256').update(randomUUID()).digest('hex');
+  const fileKey = `${mediaId}_${fileHash}.jpg`;
+  const [asset] = await db
+    .insert(assets)
+    .values({ mediaId, fileKey, fileHash, contentType: 'image/jpeg', size: 1000, width: 800, height: 600 })
+    .returning();
+  const [image] = await db
+    .insert(assetImages)
+    .values({ mediaId, assetId: asset!.id, fileKey, fileHash, name: `Image ${short()}`, gravity: options.gravity ?? 'center' })
+    .returning();
+  const locales = options.locales ?? [{ locale: 'en', credit: 'Photo: Ada', captionHtml: '<p>A caption</p>', captionText: 'A caption' }];
+  if (locales.length > 0) {
+    await db.insert(assetImageLocales).values(
+      locales.map((l) => ({ imageId: image!.id, locale: l.locale, credit: l.credit ?? null, captionHtml: l.captionHtml ?? null, captionText: l.captionText ?? null })),
+    );
+  }
+  return { id: image!.id, fileKey };
 }
