@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, aggregate, part } from '../../../shared/aggregate.js';
 import type { Paginator } from '../../../shared/paging.js';
@@ -30,6 +30,10 @@ export interface DeliverableFile {
   gravity: Gravity;
 }
 
+// As the indexes have it (`desc nulls last`): a bare `desc` means nulls first, which the
+// planner cannot read off those indexes, so it would sort every record of the file.
+const newestFirstOrder = [sql`${assetImages.insertedAt} desc nulls last`, sql`${assetImages.id} desc nulls last`];
+
 export function createAssetsRepository(pager: Paginator) {
   /** The newest live image record of the media whose file column matches. */
   const newestImage = async (db: Executor, mediaId: string, match: ReturnType<typeof eq>) => {
@@ -37,7 +41,7 @@ export function createAssetsRepository(pager: Paginator) {
       .select(imageAggregate.columns)
       .from(assetImages)
       .where(and(eq(assetImages.mediaId, mediaId), match, imageAggregate.filter()))
-      .orderBy(desc(assetImages.insertedAt), desc(assetImages.id))
+      .orderBy(...newestFirstOrder)
       .limit(1);
     return row as AssetImageWithLocales | undefined;
   };
@@ -101,7 +105,7 @@ export function createAssetsRepository(pager: Paginator) {
         .from(assetImages)
         .innerJoin(assets, eq(assets.id, assetImages.assetId))
         .where(and(eq(assetImages.mediaId, mediaId), eq(assetImages.fileKey, fileKey), sql`${assetImages.deletedAt} is null`))
-        .orderBy(desc(assetImages.insertedAt), desc(assetImages.id))
+        .orderBy(...newestFirstOrder)
         .limit(1);
       return row as DeliverableFile | undefined;
     },
