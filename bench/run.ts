@@ -8,14 +8,17 @@
  * duration, the whole bench has a time cap, and nothing is written to the repository.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { systemContext } from '../src/shared/http/route.js';
+import { prepareAssetsBench } from './assets.js';
 import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
 import type { LoadReply, LoadResult, LoadScenario } from './load.js';
@@ -202,12 +205,16 @@ async function main() {
   const rssAtStart = rssMb();
   warnIfBusy('before the run');
   const databaseUrl = process.env.DATABASE_URL || undefined;
+  // Uploads of the image scenarios go to a directory of the bench's own, removed at the end.
+  const storageDir = await mkdtemp(join(tmpdir(), 'mps-bench-storage-'));
+  closers.push({ name: 'bench storage', close: () => rm(storageDir, { recursive: true, force: true }) });
   // The per-key limit (1,000/min by default) would turn the run into 429s; the plugin still runs.
   const config = loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_BACKOFFICE: '10000000',
     RATE_LIMIT_READER: '10000000',
+    STORAGE_DIR: storageDir,
   });
 
   const bench: BenchDatabase = await openBenchDatabase(databaseUrl);
@@ -282,6 +289,9 @@ async function main() {
     }
   }
 
+  const assets = await prepareAssetsBench({ app, mediaId: media.id, appUrl, storageDir, host: HOST });
+  closers.push({ name: 'assets floor', close: assets.close });
+
   const loader = startLoadGenerator();
   closers.push({
     name: 'load generator',
@@ -332,6 +342,8 @@ async function main() {
     },
   ];
 
+  plan.push(...assets.plan(base));
+
   // BENCH_ONLY=<regex> runs the matching scenarios and the floors they are measured against
   // (for a profile of one path: node --cpu-prof --import tsx bench/run.ts).
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
@@ -378,6 +390,7 @@ async function main() {
       `database opened: ${fmt(rssWithDatabase)} MB. App, floor and database driver; not the load generator.`,
   );
   printTargets(rows, rssAtEnd, rssWithDatabase - rssAtStart);
+  assets.report(rows);
   const firstCpu = rows.find((r) => r.name === 'floor: list first page')?.cpuUsPerRequest ?? 0;
   const deepCpu = rows.find((r) => r.name === 'floor: list deep page')?.cpuUsPerRequest ?? 0;
   console.log(`  floor honesty: deep page ${fmt(deepCpu)} us vs first page ${fmt(firstCpu)} us (${fmt((100 * deepCpu) / Math.max(firstCpu, 1))} %; the same work, so about 100 %)`);
