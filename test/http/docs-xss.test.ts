@@ -89,7 +89,8 @@ function executable(html: string): string | undefined {
   for (const m of html.matchAll(URL_ATTR)) {
     // Old browsers took backticks as quotes around an unquoted value.
     const raw = m[3] ?? m[4] ?? (m[5] ?? '').replace(/^`|`$/g, '');
-    const value = decode(raw).replace(/[\u0000-\u0020]/g, '').toLowerCase();
+    // Browsers skip control characters and spaces inside a scheme.
+    const value = [...decode(raw)].filter((ch) => ch.charCodeAt(0) > 0x20).join('').toLowerCase();
     // A URL runs code only through its scheme (a value without one is a relative path).
     const scheme = /^([a-z][a-z0-9+.-]*):/.exec(value)?.[1];
     if ((scheme && !['http', 'https', 'mailto', 'tel'].includes(scheme)) || value.startsWith('//')) return `url ${value}`;
