@@ -49,15 +49,20 @@ export const healthPlugin = fp<{ database: Database }>(
       app.server.keepAliveTimeout = 1;
     });
 
-    app.get('/health', { schema: { tags: ['Operations'], summary: 'Liveness', response: { 200: status } } }, async () => ({
-      status: 'ok' as const,
-    }));
+    app.openapiTags.set('Operations', 'Liveness and readiness probes for orchestrators and load balancers; no credentials.');
+    app.get(
+      '/health',
+      { schema: { operationId: 'getHealth', tags: ['Operations'], summary: 'Liveness', security: [], response: { 200: status } } },
+      async () => ({ status: 'ok' as const }),
+    );
     app.get(
       '/ready',
       {
         schema: {
+          operationId: 'getReadiness',
           tags: ['Operations'],
           summary: 'Readiness: database reachable and not shutting down',
+          security: [],
           response: { 200: status, 503: unavailable },
         },
       },

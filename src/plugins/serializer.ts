@@ -47,6 +47,14 @@ export function forSerializer(node: unknown): unknown {
  * compile time by the type provider, which is what zod's run-time check caught.
  */
 export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schema }) => {
-  const jsonSchema = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any', metadata: inline });
-  return fastJson(forSerializer(jsonSchema) as Parameters<typeof fastJson>[0]);
+  // One compilation per schema: the error envelope is declared on every route, for several statuses.
+  let serialize = compiled.get(schema);
+  if (!serialize) {
+    const jsonSchema = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any', metadata: inline });
+    serialize = fastJson(forSerializer(jsonSchema) as Parameters<typeof fastJson>[0]);
+    compiled.set(schema, serialize);
+  }
+  return serialize;
 };
+
+const compiled = new WeakMap<z.ZodType, (data: unknown) => string>();

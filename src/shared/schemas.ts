@@ -25,15 +25,19 @@ export const timestampInput = z
   .meta({ example: '2026-11-21T23:44:08.123+01:00' });
 
 /** A timestamp input that must lie in the future, checked when the request is read. */
-export const futureTimestampInput = timestampInput.refine((date) => date.getTime() > Date.now(), {
-  message: 'must be in the future',
-  abort: true,
-});
+export const futureTimestampInput = timestampInput
+  .refine((date) => date.getTime() > Date.now(), {
+    message: 'must be in the future',
+    abort: true,
+  })
+  // An example the document can keep for years.
+  .meta({ example: '2036-01-01T09:00:00.000+01:00' });
 
 export const locale = z
   .string()
   .regex(/^[a-z]{2,3}(-[A-Z][a-zA-Z]{1,3}|-\d{3})?$/, 'must be a language code such as en or fr-CH')
-  .describe('Language code (BCP 47 subset: en, fr-CH, ...)');
+  .describe('Language code (BCP 47 subset: en, fr-CH, ...)')
+  .meta({ examples: ['en'] });
 
 /** An integer sent in a query string: digits only, then bounds; "1e2", "-1" and "" are refused. */
 export const queryInt = (min: number, max: number) =>
@@ -41,7 +45,9 @@ export const queryInt = (min: number, max: number) =>
     .string()
     .regex(/^\d{1,9}$/, `must be an integer between ${min} and ${max}`)
     .transform(Number)
-    .pipe(z.int().min(min).max(max));
+    .pipe(z.int().min(min).max(max))
+    // Documented as the integer it stands for; the digits-only pattern is the parser's business.
+    .meta({ type: 'integer', minimum: min, maximum: max, pattern: undefined });
 
 const cursor = z.string().min(1).max(512).describe('Opaque cursor taken from meta.next or meta.previous');
 

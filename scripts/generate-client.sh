@@ -1,0 +1,16 @@
+#!/usr/bin/env sh
+# Writes the OpenAPI document and the TypeScript types generated from it into DIR (default
+# clients/typescript): `npm run client:generate`. The document is that of a deployment with
+# every optional API on (OPERATOR_API_KEY; the value is a placeholder, never a key anyone uses),
+# served from its own host (no PUBLIC_BASE_URL), so that it is the same on every machine.
+set -eu
+cd "$(dirname "$0")/.."
+dir="${1:-clients/typescript}"
+mkdir -p "$dir"
+env -u PUBLIC_BASE_URL -u DATABASE_URL \
+  OPERATOR_API_KEY=placeholder-operator-key-for-the-document-only \
+  npx tsx scripts/openapi.ts > "$dir/openapi.json"
+# Its own lint findings are `npm run client:check`'s business; its output is shown only if it fails.
+log="$(mktemp)"
+npx openapi-typescript "$dir/openapi.json" --output "$dir/schema.d.ts" --redocly redocly.yaml >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; exit 1; }
+rm -f "$log"
