@@ -1,5 +1,10 @@
-import sharp, { type Metadata } from 'sharp';
+import type * as Sharp from 'sharp';
+import type { Metadata } from 'sharp';
 import { coreErrors } from '../core.errors.js';
+
+// sharp loads libvips, a native library (~150 ms of CPU): on the first image, not at every start.
+let sharpModule: Promise<typeof Sharp> | undefined;
+const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
 
 /** The image types the service stores, identified by their bytes. */
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif'] as const;
@@ -76,6 +81,7 @@ export async function inspect(bytes: Buffer): Promise<ImageInfo> {
       ? coreErrors.unsupportedImage('the file is empty')
       : coreErrors.unsupportedImage(looksLikeSvg(bytes) ? 'SVG images are not accepted (they can carry scripts)' : 'the file is not an image of an accepted type');
   }
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     // Reads the header only: nothing is decoded, so no pixel limit applies yet (ours follows).
@@ -120,7 +126,8 @@ export const CONTENT_TYPES: Record<OutputFormat, string> = {
  * dropped, the crop anchored at the gravity (`smart`: sharp's attention strategy), the first
  * frame of an animation.
  */
-export function render(bytes: Buffer, t: Transform, gravity: Gravity): Promise<Buffer> {
+export async function render(bytes: Buffer, t: Transform, gravity: Gravity): Promise<Buffer> {
+  const sharp = await loadSharp();
   let image = sharp(bytes, decodeOptions).rotate();
   if (t.w !== undefined || t.h !== undefined) {
     image = image.resize({

@@ -1,5 +1,5 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
+import type * as S3 from '@aws-sdk/client-s3';
 import { type Storage, assertStorageKey } from './storage.js';
 
 export interface S3Options {
@@ -21,23 +21,30 @@ const notFound = (err: unknown) => {
 
 /** Objects in one bucket through the official AWS SDK; a PutObject is atomic by itself. */
 export function s3Storage(options: S3Options): Storage {
-  const client = new S3Client({
-    region: options.region,
-    forcePathStyle: options.forcePathStyle,
-    ...(options.endpoint && { endpoint: options.endpoint }),
-    ...(options.accessKeyId &&
-      options.secretAccessKey && { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }),
-    // Checksums only where S3 requires them: several S3-compatible stores refuse the SDK's
-    // newer default (a CRC trailer on every upload).
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const connect = (s3: typeof S3) => {
+    const client = new s3.S3Client({
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      ...(options.endpoint && { endpoint: options.endpoint }),
+      ...(options.accessKeyId &&
+        options.secretAccessKey && { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }),
+      // Checksums only where S3 requires them: several S3-compatible stores refuse the SDK's
+      // newer default (a CRC trailer on every upload).
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    return { s3, client };
+  };
+  // The SDK is a large import (~150 ms of CPU): loaded on the first object, not at every start.
+  let sdk: Promise<ReturnType<typeof connect>> | undefined;
+  const load = () => (sdk ??= import('@aws-sdk/client-s3').then(connect));
   const Bucket = options.bucket;
 
   const getObject = async (key: string) => {
     assertStorageKey(key);
     try {
-      return await client.send(new GetObjectCommand({ Bucket, Key: key }));
+      const { s3, client } = await load();
+      return await client.send(new s3.GetObjectCommand({ Bucket, Key: key }));
     } catch (err) {
       if (notFound(err)) return undefined;
       throw err;
@@ -49,7 +56,8 @@ export function s3Storage(options: S3Options): Storage {
 
     async put(key, bytes, contentType) {
       assertStorageKey(key);
-      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
+      const { s3, client } = await load();
+      await client.send(new s3.PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
     },
 
     async get(key) {
@@ -66,9 +74,12 @@ export function s3Storage(options: S3Options): Storage {
 
     async delete(key) {
       assertStorageKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      const { s3, client } = await load();
+      await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
     },
 
-    close: async () => client.destroy(),
+    close: async () => {
+      if (sdk) (await sdk).client.destroy();
+    },
   };
 }
