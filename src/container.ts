@@ -35,7 +35,7 @@ export async function createServices(deps: {
       allowInsecureProviderUrls: deps.allowInsecureProviderUrls ?? false,
     }),
     publisher,
-    readerhub: createReaderhubServices({ db: deps.db, pager, topics: publisher.topics }),
+    readerhub: createReaderhubServices({ db: deps.db, pager, topics: publisher.topics, favoriteRecords: { content: docs.contents.assertPublished } }),
   };
 }
 

@@ -17,7 +17,7 @@ import { createEntitlementsRepository } from './entitlements/entitlements.reposi
 import { createEntitlementsService } from './entitlements/entitlements.service.js';
 import { favoritesReaderRoutes } from './favorites/favorites.reader.routes.js';
 import { createFavoritesRepository } from './favorites/favorites.repository.js';
-import { createFavoritesService } from './favorites/favorites.service.js';
+import { type FavoriteRecords, createFavoritesService } from './favorites/favorites.service.js';
 import { invitationsBackofficeRoutes } from './invitations/invitations.backoffice.routes.js';
 import { invitationsReaderRoutes } from './invitations/invitations.reader.routes.js';
 import { createInvitationsRepository } from './invitations/invitations.repository.js';
@@ -38,7 +38,13 @@ declare module 'fastify' {
   }
 }
 
-export function createReaderhubServices(deps: { db: Db; pager: Paginator; topics: TopicsService }) {
+export function createReaderhubServices(deps: {
+  db: Db;
+  pager: Paginator;
+  topics: TopicsService;
+  /** Checks that a favorite's record exists for the reader, per kind (contents: docs). */
+  favoriteRecords?: FavoriteRecords;
+}) {
   const { db, pager, topics } = deps;
   const accounts = createAccountsService({ db, repo: createAccountsRepository(pager) });
   return {
@@ -46,7 +52,7 @@ export function createReaderhubServices(deps: { db: Db; pager: Paginator; topics
     entitlements: createEntitlementsService({ db, repo: createEntitlementsRepository(pager), accounts }),
     invitations: createInvitationsService({ db, repo: createInvitationsRepository(pager) }),
     devices: createDevicesService({ db, repo: devicesRepository }),
-    favorites: createFavoritesService({ db, repo: createFavoritesRepository(pager) }),
+    favorites: createFavoritesService({ db, repo: createFavoritesRepository(pager), records: deps.favoriteRecords }),
     topicSubscriptions: createTopicSubscriptionsService({ db, repo: createTopicSubscriptionsRepository(pager), topics }),
   };
 }

@@ -5,6 +5,7 @@ import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 import { type JwksTestProvider, startJwksProvider } from '../../setup/identity-providers.js';
 import { clientToken, readerClient, readersOf, registerClient, registerProvider } from '../../setup/reader.js';
+import { createContent, docsFixture } from '../../setup/docs.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -293,10 +294,18 @@ describe('POST /api/media/v1/devices', () => {
 
 describe('favorites', () => {
   const path = '/api/media/v1/accounts/me/favorites';
+  // Contents the readers may see: a favorite of kind content must point at one.
+  let contentIds: string[];
+  beforeAll(async () => {
+    const editor = client(ctx.app, media.keys.editor);
+    const fixture = await docsFixture(editor, media.workspaceId);
+    contentIds = [];
+    for (let i = 0; i < 3; i++) contentIds.push((await createContent(editor, fixture)).id);
+  });
 
   it('adds a favorite (201), answers the same one when added again (200), lists and removes it (204)', async () => {
     const reader = await readers.asReader('fav-owner');
-    const recordId = randomUUID();
+    const recordId = contentIds[0]!;
     const added = await reader.post(path, { kind: 'content', record_id: recordId });
     expect(added.statusCode, added.body).toBe(201);
     const favorite = added.json().data;
@@ -325,8 +334,8 @@ describe('favorites', () => {
   it('pages newest first with absolute links, and filters by kind', async () => {
     const reader = await readers.asReader('fav-pages');
     const ids: string[] = [];
-    for (const kind of ['content', 'profile', 'content'] as const) {
-      ids.push((await reader.post(path, { kind, record_id: randomUUID() })).json().data.id);
+    for (const [kind, recordId] of [['content', contentIds[1]!], ['profile', randomUUID()], ['content', contentIds[2]!]] as const) {
+      ids.push((await reader.post(path, { kind, record_id: recordId })).json().data.id);
     }
     const first = await reader.get(`${path}?limit=2`);
     expect(first.statusCode).toBe(200);
@@ -363,6 +372,23 @@ describe('favorites', () => {
       expectError(await reader.post(path, body), 400, 'validation_failed');
     }
     expectError(await reader.delete(`${path}/not-a-uuid`), 400, 'invalid_uuid');
+  });
+
+  it('refuses a content that does not exist, is not published, is deleted or belongs to another media (404)', async () => {
+    const reader = await readers.asReader('fav-contents');
+    const editor = client(ctx.app, media.keys.editor);
+    const fixture = await docsFixture(editor, media.workspaceId);
+    const draft = await createContent(editor, fixture, { status_id: fixture.statuses.draft });
+    const deleted = await createContent(editor, fixture);
+    await editor.delete(`/docs/v2/contents/${deleted.id}`);
+    const otherEditor = client(ctx.app, other.keys.editor);
+    const foreign = await createContent(otherEditor, await docsFixture(otherEditor, other.workspaceId));
+    for (const recordId of [randomUUID(), draft.id, deleted.id, foreign.id]) {
+      const res = await reader.post(path, { kind: 'content', record_id: recordId });
+      expectError(res, 404, 'content_not_found');
+      expect(res.json().details).toEqual([{ path: 'record_id', message: 'is not a published content of this media' }]);
+    }
+    expect((await reader.get(path)).json().data).toEqual([]);
   });
 });
 

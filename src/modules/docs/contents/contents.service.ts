@@ -392,8 +392,12 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       return row;
     },
 
-    /** Whether readers may see this content now (favorites point at one). */
-    isPublished: (mediaId: string, id: string) => repo.isPublished(db, mediaId, id),
+    /** A content readers may see now, else 404 (a reader's favorite must point at one). */
+    async assertPublished(mediaId: string, id: string): Promise<void> {
+      if (!(await repo.isPublished(db, mediaId, id))) {
+        throw docsErrors.referenceNotFound('content_not_found', 'the content', [{ path: 'record_id', message: 'is not a published content of this media' }]);
+      }
+    },
 
     async results(ctx: RequestContext, id: string, blockId: string) {
       return resultsOf(db, await loadQuestion(ctx, id, blockId));

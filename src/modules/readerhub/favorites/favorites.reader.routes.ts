@@ -30,11 +30,13 @@ export const favoritesReaderRoutes: FastifyPluginAsyncZod<{ favorites: Favorites
     url: '/accounts/me/favorites',
     operationId: 'readerAddFavorite',
     summary: 'Add a favorite',
-    description: 'Idempotent: a new favorite answers 201, one the reader has already 200 with that favorite.',
+    description:
+      'Idempotent: a new favorite answers 201, one the reader has already 200 with that favorite. A content must be one the reader may see (404 `content_not_found` otherwise).',
     tag,
     access: { scope: 'account:write', readerRequired: true },
     body: favoriteCreateBody,
     response: { 200: dataOf(favoriteSchema), 201: dataOf(favoriteSchema) },
+    errors: [404],
     handler: async (ctx, { body }, reply) =>
       createdOrFound(reply, await favorites.add(ctx, reply.request.readerAccount, body), toReaderFavorite),
   });

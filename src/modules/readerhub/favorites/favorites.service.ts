@@ -6,16 +6,24 @@ import { readerhubErrors } from '../readerhub.errors.js';
 import { type FavoritesRepository, favoriteAggregate } from './favorites.repository.js';
 import type { FavoriteCreate, FavoritesQuery } from './favorites.schemas.js';
 
-export function createFavoritesService(deps: { db: Db; repo: FavoritesRepository }) {
-  const { db, repo } = deps;
+/**
+ * The owners of the records a favorite points at: each checks that the record is one the
+ * reader may see in the media, or throws its own 404.
+ */
+export type FavoriteRecords = Partial<Record<FavoriteCreate['kind'], (mediaId: string, id: string) => Promise<void>>>;
+
+export function createFavoritesService(deps: { db: Db; repo: FavoritesRepository; records?: FavoriteRecords }) {
+  const { db, repo, records = {} } = deps;
   return {
     list: (_ctx: RequestContext, reader: ReaderRow, query: FavoritesQuery) => repo.list(db, reader.id, query),
 
     /**
-     * Adds a favorite; adding it again answers the existing one (created: false). The record
-     * is not checked to exist: contents and profiles have no module yet (see the table).
+     * Adds a favorite; adding it again answers the existing one (created: false). A content
+     * must be one the reader may see (404 otherwise); profiles are not checked until the
+     * community module owns them.
      */
-    add(_ctx: RequestContext, reader: ReaderRow, input: FavoriteCreate) {
+    async add(ctx: RequestContext, reader: ReaderRow, input: FavoriteCreate) {
+      await records[input.kind]?.(ctx.mediaId, input.record_id);
       const key = { readerId: reader.id, kind: input.kind, recordId: input.record_id };
       return insertOrFind(
         () => repo.insertIfAbsent(db, key),

@@ -6,9 +6,9 @@ import { readers } from '../accounts/accounts.table.js';
 export const FAVORITE_KINDS = ['content', 'profile'] as const;
 
 /**
- * A record a reader marked as favorite. Contents and community profiles have no module
- * yet, so the record is kept as kind + uuid without a foreign key and is not checked to
- * exist; when those modules land, reads can join them and drop favorites of gone records.
+ * A record a reader marked as favorite, kept as kind + uuid without a foreign key (two
+ * kinds, two tables). A content is checked to be one the reader may see when it is added;
+ * community profiles have no module yet and are not checked.
  */
 export const readerFavorites = pgTable(
   'reader_favorites',
