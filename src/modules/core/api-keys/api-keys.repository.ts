@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type Paginator, newestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
@@ -21,6 +21,11 @@ export function createApiKeysRepository(pager: Paginator) {
       return row;
     },
 
+    async findAnyMedia(db: Executor, id: string): Promise<ApiKeyRow | undefined> {
+      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+      return row;
+    },
+
     list: (db: Executor, mediaId: string, query: PagingQuery) =>
       pager.page({ select: db.select().from(apiKeys), keyset: order, scope: `api_keys:${mediaId}`, where: eq(apiKeys.mediaId, mediaId) }, query),
 
@@ -37,6 +42,14 @@ export function createApiKeysRepository(pager: Paginator) {
         .where(and(eq(apiKeys.id, id), eq(apiKeys.mediaId, mediaId)))
         .returning();
       return row;
+    },
+
+    async revokeNamedExcept(db: Executor, mediaId: string, name: string, keepId: string): Promise<ApiKeyRow[]> {
+      return db
+        .update(apiKeys)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(apiKeys.mediaId, mediaId), eq(apiKeys.name, name), ne(apiKeys.id, keepId), isNull(apiKeys.revokedAt)))
+        .returning();
     },
 
     async touch(db: Executor, id: string, at: Date): Promise<void> {

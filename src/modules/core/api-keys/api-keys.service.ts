@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import type { Db } from '../../../db/client.js';
+import type { Db, Executor } from '../../../db/client.js';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../../shared/errors.js';
 import type { RequestContext } from '../../../shared/http/route.js';
 import { coreErrors } from '../core.errors.js';
@@ -32,8 +32,8 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
     repo.touch(db, row.id, now).catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not record key use'));
   };
 
-  const create = async (mediaId: string, input: ApiKeyCreate, secret: string = generateKey()) => {
-    const row = await repo.insert(db, {
+  const create = async (mediaId: string, input: ApiKeyCreate, secret: string = generateKey(), executor: Executor = db) => {
+    const row = await repo.insert(executor, {
       mediaId,
       name: input.name,
       role: input.role,
@@ -77,6 +77,16 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
       }
     },
 
+    /**
+     * Revokes the media's other live keys named `name` than `keepId`: the key BOOTSTRAP_API_KEY
+     * named before it changed. Answers the keys it revoked.
+     */
+    async revokeNamedExcept(mediaId: string, name: string, keepId: string): Promise<ApiKeyRow[]> {
+      const rows = await repo.revokeNamedExcept(db, mediaId, name, keepId);
+      for (const row of rows) cache.delete(row.keyHash);
+      return rows;
+    },
+
     list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
 
     async get(ctx: RequestContext, id: string) {
@@ -89,6 +99,15 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
       const row = await repo.revoke(db, ctx.mediaId, id);
       if (!row) throw coreErrors.apiKeyNotFound();
       cache.delete(row.keyHash);
+    },
+
+    /** The operator's revoke: a key of whichever media owns it. */
+    async revokeAnyMedia(id: string): Promise<ApiKeyRow> {
+      const key = await repo.findAnyMedia(db, id);
+      if (!key) throw coreErrors.apiKeyNotFound();
+      const row = (await repo.revoke(db, key.mediaId, id))!;
+      cache.delete(row.keyHash);
+      return row;
     },
   };
 }

@@ -6,6 +6,7 @@ import type { PagingQuery } from '../../../shared/schemas.js';
 import { coreErrors } from '../core.errors.js';
 import { type MediaRow, type StatusRow, type WorkspaceRow, media, statuses, workspaces } from './tenancy.table.js';
 
+const mediaOrder = newestFirst<MediaRow>(media);
 const workspaceOrder = newestFirst<WorkspaceRow>(workspaces);
 const statusOrder = newestFirst<StatusRow>(statuses);
 
@@ -20,6 +21,9 @@ export function createTenancyRepository(pager: Paginator) {
       const [row] = await db.select().from(media).orderBy(asc(media.insertedAt), asc(media.id)).limit(1);
       return row;
     },
+
+    // A deployment holds a handful of medias: no page index of their own.
+    listMedia: (db: Executor, query: PagingQuery) => pager.page({ select: db.select().from(media), keyset: mediaOrder, scope: 'media' }, query),
 
     async insertMedia(db: Executor, values: typeof media.$inferInsert): Promise<MediaRow> {
       const [row] = await db.insert(media).values(values).returning();

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../../../db/client.js';
+import type { Db, Executor } from '../../../db/client.js';
 import type { RequestContext } from '../../../shared/http/route.js';
 import { coreErrors } from '../core.errors.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
@@ -57,6 +57,9 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) 
 
     firstMedia: () => repo.firstMedia(db),
 
+    /** Every media of the deployment, newest first: for its operator, never for a media's own key. */
+    listMedia: (query: PagingQuery) => repo.listMedia(db, query),
+
     /** Locale entries must be in one of the media's languages (400 naming each other one). */
     async assertLocales(mediaId: string, entries: Array<{ locale: string }>, path = 'locales'): Promise<void> {
       const media = await cachedMedia(mediaId);
@@ -66,9 +69,9 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) 
       if (details.length > 0) throw coreErrors.unsupportedLocale(details);
     },
 
-    /** A media with its first workspace and the default statuses, in one transaction. */
-    async createMedia(input: NewMedia) {
-      return db.transaction(async (tx) => {
+    /** A media with its first workspace and the default statuses, in one transaction (a savepoint inside `executor`'s). */
+    async createMedia(input: NewMedia, executor: Executor = db) {
+      return executor.transaction(async (tx) => {
         const media = await repo.insertMedia(tx, input);
         const workspace = await repo.insertWorkspace(tx, { mediaId: media.id, key: 'main', name: 'Main' });
         await repo.insertStatuses(
