@@ -1,12 +1,6 @@
-import { loadConfig } from '../config.js';
-import { createDatabase } from './client.js';
-import { migrate } from './migrate.js';
+// `npm run db:migrate`: the CLI's `db migrate`.
+import { runCli } from '../cli-commands.js';
+import { loadEnvFile } from '../env-file.js';
 
-const config = loadConfig();
-const database = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-try {
-  await migrate(database);
-  console.log(`migrations applied (${database.kind})`);
-} finally {
-  await database.close();
-}
+loadEnvFile();
+process.exitCode = await runCli(['db', 'migrate']);

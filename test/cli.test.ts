@@ -1,0 +1,197 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { createDatabase } from '../src/db/client.js';
+import { migrationsFolder } from '../src/db/migrate.js';
+import { testConfig } from './setup/app.js';
+import { ISO_MS, UUID } from './setup/expect.js';
+import { client } from './setup/factories.js';
+import { withDatabase } from './setup/global-setup.js';
+
+// The operator CLI as an operator runs it: the package's bin, in a process (group) of its own,
+// from a working directory with a .env, on an embedded database in a temporary directory.
+const BIN = fileURLToPath(new URL('../bin/media-publishing-service.js', import.meta.url));
+const MIGRATIONS = (JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+
+const cwd = mkdtempSync(join(tmpdir(), 'mps-cli-'));
+// Read by every command below unless the environment says otherwise.
+writeFileSync(join(cwd, '.env'), 'DATA_DIR=./from-env-file\nLOG_LEVEL=silent\n');
+const dataDir = join(cwd, 'from-env-file');
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // exited already
+    }
+  }
+  running.clear();
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += String(d)));
+  child.stderr!.on('data', (d) => (stderr += String(d)));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      running.delete(child);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+const lines = (text: string) => text.split('\n').filter(Boolean);
+
+describe('the operator CLI on the embedded database', () => {
+  let mediaId: string;
+  let adminKey: string;
+  let revokedKey: string;
+
+  it('media create prints the new media and its first admin key, once', async () => {
+    const res = await cli(['media', 'create', '--name', 'Daily Planet', '--locales', 'en, fr', '--default-locale', 'fr']);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const out = lines(res.stdout);
+    expect(out).toHaveLength(3);
+    const created = /^created media ([0-9a-f-]{36}) "Daily Planet" \(locales en, fr; default fr\)$/.exec(out[0]!);
+    expect(created, out[0]).not.toBeNull();
+    mediaId = created![1]!;
+    expect(mediaId).toMatch(UUID);
+    expect(out[1]).toMatch(/^admin key [0-9a-f-]{36}, shown only this once:$/);
+    expect(out[2]).toMatch(/^mps_[A-Za-z0-9_-]{43}$/);
+    adminKey = out[2]!;
+  }, 60_000);
+
+  it('media list shows it, in the API wire shape with --json', async () => {
+    const text = await cli(['media', 'list']);
+    expect(text.code).toBe(0);
+    expect(lines(text.stdout)).toEqual([`${mediaId}  en,fr (default fr)  Daily Planet`]);
+
+    const json = await cli(['media', 'list', '--json', '--limit', '5']);
+    expect(json.code).toBe(0);
+    const body = JSON.parse(json.stdout);
+    expect(body.next).toBeNull();
+    expect(body.data).toHaveLength(1);
+    expect(Object.keys(body.data[0]).sort()).toEqual(['default_locale', 'id', 'inserted_at', 'locales', 'name', 'updated_at']);
+    expect(body.data[0]).toMatchObject({ id: mediaId, name: 'Daily Planet', default_locale: 'fr', locales: ['en', 'fr'] });
+    expect(body.data[0].inserted_at).toMatch(ISO_MS);
+  }, 60_000);
+
+  it('key create makes a key of that media (shown once) and key revoke revokes it; an unknown id fails in one line', async () => {
+    const made = await cli(['key', 'create', '--media', mediaId, '--name', 'CI', '--role', 'editor', '--json']);
+    expect(made.code).toBe(0);
+    const key = JSON.parse(made.stdout);
+    expect(Object.keys(key).sort()).toEqual(
+      ['expires_at', 'id', 'inserted_at', 'key', 'last_used_at', 'name', 'prefix', 'revoked_at', 'role', 'updated_at'],
+    );
+    expect(key).toMatchObject({ name: 'CI', role: 'editor', revoked_at: null, prefix: key.key.slice(0, 8) });
+    revokedKey = key.key;
+
+    const revoked = await cli(['key', 'revoke', key.id]);
+    expect(revoked.code).toBe(0);
+    expect(lines(revoked.stdout)).toEqual([expect.stringMatching(new RegExp(`^revoked key ${key.id} of media ${mediaId} \\(at \\d{4}-.+Z\\)$`))]);
+
+    const unknown = await cli(['key', 'revoke', '01900000-0000-7000-8000-000000000000']);
+    expect(unknown.code).toBe(1);
+    expect(lines(unknown.stderr)).toEqual(['key revoke: api key not found (api_key_not_found)']);
+  }, 90_000);
+
+  it('left what it said: the admin key works on its media, the revoked key is refused; and it stays out while the database is open elsewhere', async () => {
+    const database = await createDatabase({ dataDir: join(dataDir, 'pglite') });
+    const app = await buildApp({ config: testConfig(), database });
+    try {
+      const media = await client(app, adminKey).get('/core/v2/media');
+      expect(media.statusCode).toBe(200);
+      expect(media.json().data).toMatchObject({ id: mediaId, name: 'Daily Planet', locales: ['en', 'fr'], default_locale: 'fr' });
+      expect((await client(app, revokedKey).get('/core/v2/media')).statusCode).toBe(401);
+
+      // This test process holds the embedded database now: the CLI refuses, in one line, and touches nothing.
+      const refused = await cli(['media', 'list']);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(lines(refused.stderr)).toHaveLength(1);
+      expect(refused.stderr).toContain(`is in use by process ${process.pid}`);
+    } finally {
+      await app.close();
+    }
+  }, 90_000);
+
+  it('db migrate applies every migration to an empty data directory, then none; the environment wins over .env', async () => {
+    const fresh = join(cwd, `fresh-${randomBytes(4).toString('hex')}`);
+    const first = await cli(['db', 'migrate'], { DATA_DIR: fresh });
+    expect(first.stderr).toBe('');
+    expect(lines(first.stdout)).toEqual([`migrations applied: ${MIGRATIONS} (pglite)`]);
+    const again = await cli(['db', 'migrate'], { DATA_DIR: fresh });
+    expect(lines(again.stdout)).toEqual(['migrations applied: 0 (pglite)']);
+  }, 90_000);
+
+  it('openapi writes the document to stdout, with the operator API only when OPERATOR_API_KEY is set', async () => {
+    const plain = await cli(['openapi']);
+    expect(plain.code).toBe(0);
+    const doc = JSON.parse(plain.stdout);
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.paths['/core/v2/media']).toBeDefined();
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/operator'))).toEqual([]);
+
+    const withOperator = await cli(['openapi'], { OPERATOR_API_KEY: `op_${randomBytes(24).toString('hex')}` });
+    expect(withOperator.code).toBe(0);
+    expect(JSON.parse(withOperator.stdout).paths['/operator/v1/medias'].post.operationId).toBe('operatorCreateMedia');
+  }, 90_000);
+
+  it('answers a wrong command line with one line and exit code 2, and --help with the usage', async () => {
+    const missing = await cli(['media', 'create', '--locales', 'en']);
+    expect(missing.code).toBe(2);
+    expect(lines(missing.stderr)).toEqual(['media create: --name is required (media-publishing-service --help shows every command)']);
+
+    const unknown = await cli(['medias', 'make']);
+    expect(unknown.code).toBe(2);
+    expect(lines(unknown.stderr)).toEqual(['unknown command: medias make (media-publishing-service --help shows every command)']);
+
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('media create --name <name> --locales <en,fr>');
+  }, 90_000);
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the operator CLI on PostgreSQL', () => {
+  it('db migrate on a database that does not exist fails with one line saying to create it', async () => {
+    const name = `mps_missing_${process.pid}_${Date.now()}`;
+    const url = withDatabase(process.env.TEST_DATABASE_URL!, name);
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`drop database if exists ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const res = await cli(['db', 'migrate'], { DATABASE_URL: url });
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    const [line, ...rest] = lines(res.stderr);
+    expect(rest).toEqual([]);
+    expect(line).toMatch(new RegExp(`^db migrate failed: the database "${name}" does not exist on [^;]+; create it first \\(createdb ${name}`));
+  }, 60_000);
+});
