@@ -190,3 +190,76 @@ describe('bootstrap with BOOTSTRAP_API_KEY', () => {
     }
   });
 });
+
+describe('changing BOOTSTRAP_API_KEY', () => {
+  const first = `first_${randomBytes(24).toString('hex')}`;
+  const second = `second_${randomBytes(24).toString('hex')}`;
+  let started: Started;
+
+  beforeAll(async () => {
+    started = await start({ bootstrapApiKey: first });
+    await bootstrap(started.app.services, started.config, started.log.logger);
+  });
+  afterAll(() => stop(started));
+
+  const revokedLines = (log: ReturnType<typeof memoryLogger>) => log.lines.filter((l) => /revoked the previous bootstrap key/.test(String(l.msg)));
+
+  it('revokes the key the previous value made: the new one works, the old one is refused, other keys stay', async () => {
+    const mediaId = (await started.database.db.select().from(media))[0]!.id;
+    const cms = (await started.app.services.core.apiKeys.create(mediaId, { name: 'CMS', role: 'admin' })).secret;
+    // `first` never goes through this app, so no acceptance it cached (for 10 s) hides the revocation:
+    // the restart stands for a new process, the app for the one before it.
+    const log = await restart(started, { ...started.config, bootstrapApiKey: second });
+
+    expect((await client(started.app, second).get('/core/v2/media')).statusCode).toBe(200);
+    expect((await client(started.app, cms).get('/core/v2/media')).statusCode).toBe(200);
+    const keys = (await client(started.app, second).get('/core/v2/api-keys?limit=100')).json().data as Array<Record<string, unknown>>;
+    const bootstrapKeys = keys.filter((k) => k.name === 'bootstrap');
+    expect(bootstrapKeys.map((k) => [k.prefix, k.revoked_at === null])).toEqual(
+      expect.arrayContaining([
+        [second.slice(0, 8), true],
+        [first.slice(0, 8), false],
+      ]),
+    );
+    expect(bootstrapKeys).toHaveLength(2);
+    expect(keys.find((k) => k.name === 'CMS')!.revoked_at).toBeNull();
+
+    const lines = revokedLines(log);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, prefix: first.slice(0, 8) });
+    expect(log.text()).not.toContain(first);
+    expect(log.text()).not.toContain(second);
+  });
+
+  it('refuses the previous key from then on, and revokes nothing more when the value stays the same', async () => {
+    const again = await restart(started, { ...started.config, bootstrapApiKey: second });
+    expect(revokedLines(again)).toEqual([]);
+    const res = await client(started.app, first).get('/core/v2/media');
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe('invalid_api_key');
+    expect((await client(started.app, second).get('/core/v2/media')).statusCode).toBe(200);
+  });
+
+  it('does not bring back a revoked bootstrap key when the value goes back to it, nor revoke the current one', async () => {
+    const log = await restart(started, { ...started.config, bootstrapApiKey: first });
+    expect(revokedLines(log)).toEqual([]);
+    expect(log.lines.some((l) => /names a revoked key/.test(String(l.msg)))).toBe(true);
+    expect((await client(started.app, first).get('/core/v2/media')).statusCode).toBe(401);
+    expect((await client(started.app, second).get('/core/v2/media')).statusCode).toBe(200);
+  });
+
+  it('revokes the key printed on a first start without BOOTSTRAP_API_KEY once it is set', async () => {
+    const other = await start();
+    try {
+      await bootstrap(other.app.services, other.config, other.log.logger);
+      const printed = other.log.lines.map((l) => PRINTED_KEY.exec(String(l.msg))).find((m) => m !== null)![1]!;
+      const chosen = `chosen_${randomBytes(24).toString('hex')}`;
+      const log = await restart(other, { ...other.config, bootstrapApiKey: chosen });
+      expect(revokedLines(log)).toHaveLength(1);
+      expect((await client(other.app, printed).get('/core/v2/media')).statusCode).toBe(401);
+      expect((await client(other.app, chosen).get('/core/v2/media')).statusCode).toBe(200);
+    } finally {
+      await stop(other);
+    }
+  });
+});
