@@ -1,0 +1,173 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type Server, createServer } from 'node:net';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { migrationsFolder } from '../src/db/migrate.js';
+import { withDatabase } from './setup/global-setup.js';
+
+// The server's start as a user meets it: `.env` in the working directory, the port checked before
+// anything is made, each phase logged, one process per embedded data directory. Every server runs
+// in a process group of its own and is killed after each test.
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const MIGRATIONS = (JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+
+const root = mkdtempSync(join(tmpdir(), 'mps-startup-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const freshDir = (name: string) => join(root, `${name}-${n++}`);
+
+const running = new Set<ChildProcess>();
+const killGroup = (child: ChildProcess) => {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+};
+const blockers: Server[] = [];
+afterEach(async () => {
+  for (const child of running) killGroup(child);
+  running.clear();
+  await Promise.all(blockers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+function start(cwd: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += String(d)));
+  child.stderr!.on('data', (d) => (stderr += String(d)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  const logs = () =>
+    stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; ms?: number; applied?: number; pid?: number });
+  return { child, exited, logs, stderr: () => stderr };
+}
+
+async function waitForHealth(port: number, child: ChildProcess, timeoutMs = 60_000) {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && child.exitCode === null; ) {
+    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no /health (exit code ${child.exitCode})`);
+}
+
+const stop = async (proc: ReturnType<typeof start>) => {
+  proc.child.kill('SIGTERM');
+  return proc.exited;
+};
+
+describe('starting the server', () => {
+  it('reports a busy port first, in one line, before it opens or creates anything', async () => {
+    const blocker = createServer();
+    blockers.push(blocker);
+    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    const dataDir = freshDir('busy');
+    const proc = start(root, { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    expect(await proc.exited).toBe(1);
+    expect(proc.stderr().trim().split('\n')).toEqual([`port ${port} on 127.0.0.1 is already in use; stop what listens there or set PORT`]);
+    expect(existsSync(dataDir)).toBe(false);
+  }, 60_000);
+
+  it('reads .env (the environment wins), logs each phase, and refuses a second process on its data directory', async () => {
+    const cwd = freshDir('cwd');
+    const dataDir = freshDir('data');
+    const port = await freePort();
+    const key = `env-file-key-${randomBytes(16).toString('hex')}`;
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(cwd, '.env'), `PORT=${port}\nBOOTSTRAP_API_KEY=${key}\nLOG_LEVEL=silent\nDATA_DIR=${join(root, 'not-this-one')}\n`);
+
+    const first = start(cwd, { LOG_LEVEL: 'info', DATA_DIR: dataDir });
+    await waitForHealth(port, first.child);
+    const media = await fetch(`http://127.0.0.1:${port}/core/v2/media`, { headers: { 'x-api-key': key } });
+    expect(media.status).toBe(200);
+    expect(existsSync(join(root, 'not-this-one'))).toBe(false);
+
+    const phases = first.logs().filter((l) => ['starting', 'database open', `migrations applied: ${MIGRATIONS}`, 'listening'].includes(l.msg));
+    expect(phases.map((l) => l.msg)).toEqual(['starting', 'database open', `migrations applied: ${MIGRATIONS}`, 'listening']);
+    expect(phases[2]!.applied).toBe(MIGRATIONS);
+    const times = phases.map((l) => l.ms!);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(readFileSync(`${join(dataDir, 'pglite')}.lock`, 'utf8')).toContain(`"pid":${first.child.pid}`);
+
+    // The same data directory, another port: refused in one line naming the first process.
+    const second = start(cwd, { LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: String(await freePort()) });
+    expect(await second.exited).toBe(1);
+    expect(second.stderr().trim().split('\n')).toEqual([
+      `start-up failed: the data directory ${join(dataDir, 'pglite')} is in use by process ${first.child.pid} (lock file ${join(dataDir, 'pglite')}.lock); stop it, or set DATA_DIR to another directory`,
+    ]);
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+
+    expect(await stop(first)).toBe(0);
+    expect(existsSync(`${join(dataDir, 'pglite')}.lock`)).toBe(false);
+
+    // Warm: nothing left to migrate.
+    const again = start(cwd, { LOG_LEVEL: 'info', DATA_DIR: dataDir });
+    await waitForHealth(port, again.child);
+    expect(again.logs().find((l) => l.msg.startsWith('migrations applied'))).toMatchObject({ msg: 'migrations applied: 0', applied: 0 });
+    expect(await stop(again)).toBe(0);
+  }, 180_000);
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const dataDir = freshDir('stale');
+    mkdirSync(dataDir, { recursive: true });
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(`${join(dataDir, 'pglite')}.lock`, JSON.stringify({ pid: dead, host: hostname() }));
+    const port = await freePort();
+    const proc = start(root, { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    await waitForHealth(port, proc.child);
+    expect(JSON.parse(readFileSync(`${join(dataDir, 'pglite')}.lock`, 'utf8')).pid).toBe(proc.child.pid);
+    expect(await stop(proc)).toBe(0);
+  }, 120_000);
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('starting the server on a PostgreSQL database that does not exist', () => {
+  it('fails with one line saying to create it', async () => {
+    const name = `mps_missing_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`drop database if exists ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const proc = start(root, { PORT: String(await freePort()), DATABASE_URL: withDatabase(process.env.TEST_DATABASE_URL!, name), LOG_LEVEL: 'silent' });
+    expect(await proc.exited).toBe(1);
+    const lines = proc.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^start-up failed: the database "${name}" does not exist on [^;]+; create it first`));
+  }, 60_000);
+});
