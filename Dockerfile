@@ -9,13 +9,17 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-# --- prod-deps: runtime dependencies only
+# --- prod-deps: runtime dependencies only (no tsx, TypeScript, test or bench tooling: the image runs dist/)
 FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # --- runtime: compiled code, migrations, runtime dependencies, non-root user
+# Migrations run at every start. To run them on their own (before a rolling update), and for the
+# operator's commands, the CLI is on the PATH:
+#   docker compose run --rm app media-publishing-service db migrate
+#   docker compose run --rm app media-publishing-service media create --name "Daily Planet" --locales en,fr
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -27,7 +31,9 @@ COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node migrations ./migrations
 COPY --chown=node:node package.json ./
-RUN mkdir -p /app/data && chown node:node /app/data
+COPY --chown=node:node bin ./bin
+RUN mkdir -p /app/data && chown node:node /app/data \
+    && ln -s /app/bin/media-publishing-service.js /usr/local/bin/media-publishing-service
 USER node
 EXPOSE 3000
 VOLUME ["/app/data"]
