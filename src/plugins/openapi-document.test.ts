@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { finishDocument } from './openapi-document.js';
+import { type OperationFacts, finishDocument } from './openapi-document.js';
 import { documentedRegistry } from './openapi-registry.js';
 
 const errorRef = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
@@ -45,7 +45,10 @@ function generated() {
 }
 
 describe('finishDocument', () => {
-  const facts = new Map([['oldThings', { successor: '/api/things' }]]);
+  const facts = new Map<string, OperationFacts>([
+    ['oldThings', { successor: '/api/things' }],
+    ['createThing', { responseHeaders: ['ETag'] }],
+  ]);
   const doc = finishDocument(generated(), { facts }) as ReturnType<typeof generated> & { servers: unknown };
   const post = doc.paths['/things'].post;
   const old = doc.paths['/old/things'].get;
@@ -63,8 +66,16 @@ describe('finishDocument', () => {
       'RateLimit-Limit',
       'RateLimit-Remaining',
       'RateLimit-Reset',
+      'ETag',
     ]);
-    expect(Object.keys((post.responses[429] as { headers?: object }).headers!)).toContain('Retry-After');
+    // A header a route declares (config.responseHeaders) is on its successes only.
+    expect(Object.keys((post.responses[429] as { headers?: object }).headers!)).toEqual([
+      'X-Request-Id',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+    ]);
     // Not rate limited (no 429), deprecated with a successor.
     expect(Object.keys((old.responses[200] as { headers?: object }).headers!)).toEqual(['X-Request-Id', 'Deprecation', 'Link']);
     expect(Object.keys((old.responses[503] as { headers?: object }).headers!)).toEqual(['X-Request-Id', 'Retry-After', 'Deprecation', 'Link']);
@@ -86,7 +97,7 @@ describe('finishDocument', () => {
     expect(Object.keys(doc.components.schemas).sort()).toEqual(['Error', 'SharedSchema0', 'ThingCreateInput', 'Tree']);
     expect(Object.keys(doc.components.securitySchemes)).toEqual(['apiKey']);
     expect(Object.keys((doc.components as { headers?: object }).headers!).sort()).toEqual(
-      ['Deprecation', 'Link', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id'].sort(),
+      ['Deprecation', 'ETag', 'Link', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id'].sort(),
     );
   });
 });
