@@ -189,13 +189,17 @@ export const errorHandlerPlugin = fp(
 
     app.setErrorHandler((err: FastifyError, req, reply) => {
       const appError = toAppError(err);
+      // A route may answer its errors in a standard's shape (RFC 6749 at the token endpoint).
+      const format = req.routeOptions.config?.errorFormat?.format;
       if (!appError) {
         req.log.error({ err: loggable(err) }, 'request failed');
-        return reply.status(500).send({ error: 'internal error', code: 'internal' });
+        const internal = { error: 'internal error', code: 'internal' };
+        return reply.status(500).send(format ? format(internal, 500) : internal);
       }
       if (appError.statusCode === 503) req.log.warn({ err: { message: withoutParams(err.message) } }, 'database unavailable');
       if (appError.headers) reply.headers(appError.headers);
-      return reply.status(appError.statusCode).send(envelope(appError));
+      const body = envelope(appError);
+      return reply.status(appError.statusCode).send(format ? format(body, appError.statusCode) : body);
     });
 
     app.setNotFoundHandler((req, reply) =>

@@ -3,6 +3,22 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** The wire envelope of every error: `{error, code, details?}`. */
+export interface ErrorEnvelope {
+  error: string;
+  code: string;
+  details?: ErrorDetail[];
+}
+
+/**
+ * A route whose errors follow another standard (RFC 6749 at the token endpoint): the schema of
+ * its error bodies, and the translation of the envelope into that shape.
+ */
+export interface ErrorFormat {
+  schema: unknown;
+  format: (envelope: ErrorEnvelope, status: number) => Record<string, unknown>;
+}
+
 /** The one error type a module throws; the error handler turns it into the wire envelope. */
 export class AppError extends Error {
   constructor(

@@ -1,5 +1,9 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
+import type { Database } from '../../src/db/client.js';
+import { oauthRefreshTokens } from '../../src/modules/oauth/oauth.table.js';
+import { sha256 } from '../../src/shared/ids.js';
 import { client } from './factories.js';
 import type { JwksTestProvider } from './identity-providers.js';
 
@@ -47,7 +51,28 @@ export async function clientToken(app: App, creds: { clientId: string; clientSec
     ...(scope && { scope }),
   });
   if (res.statusCode !== 200) throw new Error(`clientToken: ${res.statusCode} ${res.body}`);
-  return res.json() as { access_token: string; refresh_token: string; expires_in: number; scope: string; token_type: string };
+  return res.json() as { access_token: string; expires_in: number; scope: string; token_type: string };
+}
+
+/**
+ * A refresh token of our own, stored as client credentials issued them before they followed
+ * RFC 6749 4.4.3 (no refresh token); the refresh grant still honours those until they expire.
+ */
+export async function legacyRefreshToken(
+  database: Database,
+  client: { clientId: string; mediaId: string },
+  scope = 'media:read account:read account:write',
+) {
+  const token = `mpr_${randomBytes(32).toString('base64url')}`;
+  await database.db.insert(oauthRefreshTokens).values({
+    mediaId: client.mediaId,
+    clientId: client.clientId,
+    familyId: randomUUID(),
+    tokenHash: sha256(token),
+    scope,
+    expiresAt: new Date(Date.now() + 3600_000),
+  });
+  return token;
 }
 
 /** A Reader client sending the media header and a bearer token. */

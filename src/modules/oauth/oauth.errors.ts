@@ -1,4 +1,4 @@
-import { AppError, errors } from '../../shared/errors.js';
+import { AppError, type ErrorEnvelope, errors } from '../../shared/errors.js';
 
 /** Every error the OAuth module answers, with its code written out; bearer errors below. */
 export const oauthErrors = {
@@ -9,8 +9,10 @@ export const oauthErrors = {
 
   // RFC 6749 section 5.2 error codes, carried in the envelope's `code`.
   invalidRequest: (message: string) => new AppError(400, 'invalid_request', message),
-  invalidClient: (message = 'client authentication failed') =>
-    new AppError(401, 'invalid_client', message, undefined, { 'www-authenticate': 'Basic realm="oauth"' }),
+  // RFC 6749 5.2: the Basic challenge only when the client tried HTTP Basic; a client that sent
+  // its credentials as parameters gets none (a client library would read a challenge, not the error).
+  invalidClient: (message = 'client authentication failed', viaBasic = false) =>
+    new AppError(401, 'invalid_client', message, undefined, viaBasic ? { 'www-authenticate': 'Basic realm="oauth"' } : undefined),
   invalidGrant: (message = 'the grant is invalid, expired, revoked or was issued to another client') =>
     new AppError(400, 'invalid_grant', message),
   unauthorizedClient: (message: string) => new AppError(400, 'unauthorized_client', message),
@@ -19,6 +21,41 @@ export const oauthErrors = {
   invalidScope: (message: string) => new AppError(400, 'invalid_scope', message),
   providerUnavailable: () => new AppError(502, 'provider_unavailable', 'the identity provider could not be reached'),
 };
+
+/** The error codes of RFC 6749 section 5.2; the module's codes of the same name are these. */
+const TOKEN_ERROR_CODES = new Set([
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+]);
+
+const tokenErrorCode = (code: string, status: number) => {
+  if (TOKEN_ERROR_CODES.has(code)) return code;
+  if (status === 429 || status === 502 || status === 503) return 'temporarily_unavailable';
+  return status >= 500 ? 'server_error' : 'invalid_request';
+};
+
+/** RFC 6749 allows only printable ASCII but `"` and `\` in error_description. */
+const descriptionText = (text: string) =>
+  text.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x7e]/g, '?');
+
+/**
+ * The token endpoint's errors as RFC 6749 section 5.2 has them, `{error, error_description}`,
+ * with the house `code` (and `details`) kept. Errors of no RFC 6749 code map to the nearest one:
+ * a malformed request to invalid_request, a refusal for now (429, 502, 503) to
+ * temporarily_unavailable, a failure to server_error.
+ */
+export function toTokenError(envelope: ErrorEnvelope, status: number) {
+  return {
+    error: tokenErrorCode(envelope.code, status),
+    error_description: descriptionText(envelope.error),
+    code: envelope.code,
+    ...(envelope.details && { details: envelope.details }),
+  };
+}
 
 // RFC 6750 bearer token errors.
 export const bearerErrors = {

@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { route } from '../../shared/http/route.js';
+import { toTokenError } from './oauth.errors.js';
 import { toOAuthProviderSummary } from './oauth.mappers.js';
-import { oauthProviderSummarySchema, tokenParams, tokenResponseSchema } from './oauth.schemas.js';
+import { oauthProviderSummarySchema, tokenBody, tokenErrorSchema, tokenParams, tokenResponseSchema } from './oauth.schemas.js';
 import { oauthTags } from './oauth.tags.js';
 import type { ClientsService } from './clients.service.js';
 import type { ProvidersService } from './providers.service.js';
@@ -58,14 +59,18 @@ export const oauthReaderRoutes: FastifyPluginAsyncZod<{ oauth: OAuthReaderDeps }
     operationId: 'readerOAuthToken',
     summary: 'Token endpoint (authorization code, client credentials, refresh token)',
     description:
-      'Parameters as query string (as in the spec) or as an application/x-www-form-urlencoded body (RFC 6749). ' +
-      '`grand_type` (the spec\'s spelling) and `grant_type` are both accepted. Client credentials may also come as ' +
-      'HTTP Basic. Authorization code: the provider\'s tokens are returned unchanged. Errors carry the RFC 6749 code.',
+      'Parameters as query string (as in the spec) or as an application/x-www-form-urlencoded body (RFC 6749; a JSON ' +
+      'body is accepted too), the body being optional. `grand_type` (the spec\'s spelling) and `grant_type` are both ' +
+      'accepted. Client credentials may also come as HTTP Basic; they answer no refresh token (RFC 6749 4.4.3). ' +
+      'Authorization code: the provider\'s tokens are returned unchanged. Errors are RFC 6749 section 5.2 objects ' +
+      '(`error`, `error_description`) that keep the service\'s `code`.',
     tag,
     access: { anonymous: true, mediaOptional: true },
     querystring: tokenParams,
-    body: tokenParams.nullish(),
+    body: tokenBody,
+    consumes: ['application/x-www-form-urlencoded', 'application/json'],
     response: { 200: tokenResponseSchema },
+    errorFormat: { schema: tokenErrorSchema, format: toTokenError },
     // invalid_client (401) comes from the client's own credentials, not from a bearer token;
     // 502 when the identity provider cannot be reached.
     errors: [401, 502],
@@ -107,10 +112,12 @@ export const oauthReaderRoutes: FastifyPluginAsyncZod<{ oauth: OAuthReaderDeps }
     access: { anonymous: true },
     response: { 200: jwksSchema },
     handler: async (ctx, _input, reply) => {
+      // The keys depend on the media header: a shared cache must not serve one media's to another
+      // (nor, with a CORS origin list, one origin's answer to another: CORS set Vary: Origin).
+      const vary = reply.getHeader('vary');
       reply
         .header('cache-control', 'public, max-age=60')
-        // The keys depend on the media header: a shared cache must not serve one media's to another.
-        .header('vary', 'x-service-media-id');
+        .header('vary', vary ? `${String(vary)}, x-service-media-id` : 'x-service-media-id');
       return oauth.keys.jwks(ctx.mediaId);
     },
   });

@@ -111,6 +111,27 @@ export const tokenResponseSchema = z
   })
   .meta({ id: 'TokenResponse' });
 
+/** RFC 6749 section 5.2, plus the house envelope's code and details. */
+export const tokenErrorSchema = z
+  .object({
+    error: z
+      .enum([
+        'invalid_request',
+        'invalid_client',
+        'invalid_grant',
+        'unauthorized_client',
+        'unsupported_grant_type',
+        'invalid_scope',
+        'temporarily_unavailable',
+        'server_error',
+      ])
+      .describe('The RFC 6749 error code'),
+    error_description: z.string().describe('A sentence for people'),
+    code: z.string().describe("The service's snake_case code (the RFC 6749 code where there is one)"),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'TokenError' });
+
 const tokenParam = z.string().max(4096).optional();
 
 /**
@@ -131,6 +152,24 @@ export const tokenParams = z
     oauth_provider_id: z.string().max(200).optional(),
     refresh_token: tokenParam,
   });
+
+/**
+ * The same parameters as a form (or JSON) body, which may be absent: Fastify validates a missing
+ * body as null. Preprocessed rather than nullish, so the document shows an object, not "or null".
+ */
+export const tokenBody = z.preprocess(
+  (body) => body ?? {},
+  tokenParams.meta({
+    examples: [
+      {
+        grant_type: 'client_credentials',
+        client_id: '0193a5c4-2b6e-7d1f-9a3c-5e8f0b1d2c4a',
+        client_secret: 'mpc_2q3Vb8nTzK0xLr5yW1sJ7uHfE4dGcA9oPmNiQkBvXeY',
+        scope: 'media:read',
+      },
+    ],
+  }),
+);
 
 export type TokenParams = z.output<typeof tokenParams>;
 export type OAuthClientCreate = z.output<typeof oauthClientCreateBody>;

@@ -26,6 +26,8 @@ export const audienceFor = (mediaId: string) => `urn:media-publishing-service:me
 interface ClientCredentials {
   id?: string | undefined;
   secret?: string | undefined;
+  /** Sent as HTTP Basic: a refusal then carries the Basic challenge (RFC 6749 5.2). */
+  viaBasic: boolean;
 }
 
 /** client_id/secret from HTTP Basic (RFC 6749 2.3.1) or from the parameters, not both. */
@@ -34,14 +36,18 @@ function clientCredentials(params: TokenParams, authorization: string | undefine
     if (params.client_secret) throw oauthErrors.invalidRequest('send client credentials once: Basic or parameters');
     const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) throw oauthErrors.invalidClient();
+    if (colon < 0) throw oauthErrors.invalidClient(undefined, true);
     try {
-      return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+      return {
+        id: decodeURIComponent(decoded.slice(0, colon)),
+        secret: decodeURIComponent(decoded.slice(colon + 1)),
+        viaBasic: true,
+      };
     } catch {
-      throw oauthErrors.invalidClient();
+      throw oauthErrors.invalidClient(undefined, true);
     }
   }
-  return { id: params.client_id, secret: params.client_secret };
+  return { id: params.client_id, secret: params.client_secret, viaBasic: false };
 }
 
 export function createTokensService(deps: {
@@ -55,10 +61,10 @@ export function createTokensService(deps: {
   const { db, repo, clients, providers, keys, settings } = deps;
 
   const authenticateClient = async (creds: ClientCredentials, mediaId: string | undefined) => {
-    if (!creds.id || !creds.secret) throw oauthErrors.invalidClient('client_id and client_secret are required');
+    if (!creds.id || !creds.secret) throw oauthErrors.invalidClient('client_id and client_secret are required', creds.viaBasic);
     const client = await clients.authenticate(creds.id, creds.secret);
     // A client of another media is as unknown as a missing one.
-    if (!client || (mediaId && client.mediaId !== mediaId)) throw oauthErrors.invalidClient();
+    if (!client || (mediaId && client.mediaId !== mediaId)) throw oauthErrors.invalidClient(undefined, creds.viaBasic);
     return client;
   };
 
@@ -98,12 +104,12 @@ export function createTokensService(deps: {
     return refreshToken;
   };
 
-  const tokenResponse = (accessToken: string, refreshToken: string, scope: string) => ({
+  const tokenResponse = (accessToken: string, scope: string, refreshToken?: string) => ({
     access_token: accessToken,
     token_type: 'Bearer',
     expires_in: settings.accessTokenTtlSeconds,
     scope,
-    refresh_token: refreshToken,
+    ...(refreshToken && { refresh_token: refreshToken }),
   });
 
   const findProvider = async (mediaId: string, id: string | undefined) => {
@@ -119,11 +125,11 @@ export function createTokensService(deps: {
    * itself with its secret; a public one has none to prove, so it is only identified.
    */
   const identifyClient = async (creds: ClientCredentials, mediaId: string | undefined) => {
-    if (!creds.id) throw oauthErrors.invalidClient('client_id is required');
+    if (!creds.id) throw oauthErrors.invalidClient('client_id is required', creds.viaBasic);
     const client = await clients.findLive(creds.id);
-    if (!client || (mediaId && client.mediaId !== mediaId)) throw oauthErrors.invalidClient();
+    if (!client || (mediaId && client.mediaId !== mediaId)) throw oauthErrors.invalidClient(undefined, creds.viaBasic);
     if (client.clientType === 'public') {
-      if (creds.secret) throw oauthErrors.invalidClient('a public client has no secret to send');
+      if (creds.secret) throw oauthErrors.invalidClient('a public client has no secret to send', creds.viaBasic);
       return client;
     }
     return authenticateClient(creds, mediaId);
@@ -136,8 +142,8 @@ export function createTokensService(deps: {
       }
       const client = await authenticateClient(creds, mediaId);
       const scope = grantedScopes(params.scope, client.scopes).join(' ');
-      const accessToken = await signAccessToken(client, scope);
-      return tokenResponse(accessToken, await storeRefreshToken(db, client, scope, newId()), scope);
+      // No refresh token (RFC 6749 4.4.3): the client can always ask again with its credentials.
+      return tokenResponse(await signAccessToken(client, scope), scope);
     },
 
     async authorization_code(params: TokenParams, creds: ClientCredentials, mediaId: string | undefined): Promise<ProviderTokens> {
@@ -168,6 +174,8 @@ export function createTokensService(deps: {
           ...(params.scope && { scope: params.scope }),
         });
       }
+      // Our own refresh tokens: client credentials issued them until RFC 6749 4.4.3 was followed;
+      // those still held keep rotating until they expire, and their reuse detection stays.
       const client = await authenticateClient(creds, mediaId);
       const hash = sha256(params.refresh_token);
       // Consuming the old token and storing its successor happen in one transaction under the
@@ -187,7 +195,7 @@ export function createTokensService(deps: {
         return { scope, refreshToken: await storeRefreshToken(tx, client, scope, row.familyId) };
       });
       if (!outcome) throw oauthErrors.invalidGrant();
-      return tokenResponse(await signAccessToken(client, outcome.scope), outcome.refreshToken, outcome.scope);
+      return tokenResponse(await signAccessToken(client, outcome.scope), outcome.scope, outcome.refreshToken);
     },
   };
 

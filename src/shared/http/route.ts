@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, 
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { KeyPrincipal, Permission } from '../permissions.js';
+import type { ErrorFormat } from '../errors.js';
 import { errorBody } from '../schemas.js';
 import type { ReaderPrincipal, Scope } from '../scopes.js';
 
@@ -65,6 +66,10 @@ export interface RouteDef<P extends Schema | undefined, Q extends Schema | undef
   deprecated?: boolean;
   /** Extra route config: a rate limit of its own, a Public successor path. */
   config?: Record<string, unknown>;
+  /** Media types of the body, when not only JSON (documented as the request body's content). */
+  consumes?: string[];
+  /** Errors in another standard's shape than the envelope (the token endpoint's RFC 6749 errors). */
+  errorFormat?: ErrorFormat & { schema: Schema };
   /**
    * The work: parse nothing, call one service method with the context, map, return the body.
    * Answer another declared status with `reply.status(...)`.
@@ -80,6 +85,8 @@ declare module 'fastify' {
     operationId?: string;
     /** Error statuses declared by the route itself, merged with the derived ones by the tree. */
     errors?: ErrorStatus[];
+    /** The route's own error shape; the error handler and documentRoute use it instead of the envelope. */
+    errorFormat?: ErrorFormat;
   }
   interface FastifyInstance {
     /** Tags with their descriptions, collected from the routes for the OpenAPI document. */
@@ -110,7 +117,13 @@ export function route<
   const options: RouteOptions = {
     method: def.method,
     url: def.url,
-    config: { ...def.config, ...def.access, operationId: def.operationId, ...(def.errors && { errors: def.errors }) },
+    config: {
+      ...def.config,
+      ...def.access,
+      operationId: def.operationId,
+      ...(def.errors && { errors: def.errors }),
+      ...(def.errorFormat && { errorFormat: def.errorFormat }),
+    },
     schema: {
       operationId: def.operationId,
       tags: [def.tag.name],
@@ -120,6 +133,7 @@ export function route<
       ...(def.params && { params: def.params }),
       ...(def.querystring && { querystring: def.querystring }),
       ...(def.body && { body: def.body }),
+      ...(def.consumes && { consumes: def.consumes }),
       ...(def.headers && { headers: def.headers }),
       response: def.response,
     },
@@ -161,7 +175,8 @@ export function documentRoute(app: FastifyInstance, route: RouteOptions, always:
   if (schema.body) [400, 413, 415].forEach((s) => statuses.add(s as ErrorStatus));
   for (const status of route.config?.errors ?? []) statuses.add(status);
   const response = { ...schema.response };
-  for (const status of [...statuses].sort((a, b) => a - b)) response[status] ??= errorBody;
+  const errorSchema = route.config?.errorFormat?.schema ?? errorBody;
+  for (const status of [...statuses].sort((a, b) => a - b)) response[status] ??= errorSchema;
   route.schema = { ...schema, response };
   route.config = { ...route.config, operationId };
 }

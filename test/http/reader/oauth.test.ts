@@ -6,7 +6,7 @@ import { REDACT_PATHS } from '../../../src/plugins/request-log.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
 import { type JwksTestProvider, type OidcTestProvider, startJwksProvider, startOidcProvider } from '../../setup/identity-providers.js';
-import { clientToken, readerClient, registerClient, registerProvider, tokenRequest } from '../../setup/reader.js';
+import { clientToken, legacyRefreshToken, readerClient, registerClient, registerProvider, tokenRequest } from '../../setup/reader.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -51,7 +51,8 @@ describe('client credentials', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'media:read account:read account:write' });
-    expect(body.refresh_token).toMatch(/^mpr_/);
+    // RFC 6749 4.4.3: client credentials answer no refresh token.
+    expect(body).not.toHaveProperty('refresh_token');
     const header = decodeProtectedHeader(body.access_token);
     expect(header).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
     expect(header.kid).toMatch(/^[0-9a-f-]{36}$/);
@@ -149,7 +150,8 @@ describe('client credentials', () => {
 
   it('stops accepting the tokens of a revoked client', async () => {
     const own = await registerClient(ctx.app, media.keys.admin);
-    const { access_token, refresh_token } = await clientToken(ctx.app, own);
+    const { access_token } = await clientToken(ctx.app, own);
+    const refresh_token = await legacyRefreshToken(ctx.database, { ...own, mediaId: media.mediaId });
     expect((await readerClient(ctx.app, media.mediaId, access_token).get(categories)).statusCode).toBe(200);
     expect((await client(ctx.app, media.keys.admin).delete(`/core/v2/oauth/clients/${own.clientId}`)).statusCode).toBe(204);
     expect((await readerClient(ctx.app, media.mediaId, access_token).get(categories)).statusCode).toBe(401);
@@ -163,9 +165,15 @@ describe('client credentials', () => {
   });
 });
 
+// Our own refresh tokens, as client credentials issued them before they followed RFC 6749 4.4.3.
 describe('refresh tokens', () => {
+  const issued = async () => ({
+    ...(await clientToken(ctx.app, creds)),
+    refresh_token: await legacyRefreshToken(ctx.database, { ...creds, mediaId: media.mediaId }),
+  });
+
   it('rotate: a refresh token works once and answers a new pair', async () => {
-    const first = await clientToken(ctx.app, creds);
+    const first = await issued();
     const res = await tokenRequest(ctx.app, {
       grant_type: 'refresh_token',
       refresh_token: first.refresh_token,
@@ -174,13 +182,14 @@ describe('refresh tokens', () => {
     });
     expect(res.statusCode).toBe(200);
     const second = res.json();
+    expect(second.refresh_token).toMatch(/^mpr_/);
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(second.access_token).not.toBe(first.access_token);
     expect((await readerClient(ctx.app, media.mediaId, second.access_token).get(categories)).statusCode).toBe(200);
   });
 
   it('reuse of a rotated token revokes its whole family', async () => {
-    const first = await clientToken(ctx.app, creds);
+    const first = await issued();
     const params = { grant_type: 'refresh_token', client_id: creds.clientId, client_secret: creds.clientSecret };
     const second = (await tokenRequest(ctx.app, { ...params, refresh_token: first.refresh_token })).json();
     const replay = await tokenRequest(ctx.app, { ...params, refresh_token: first.refresh_token });
@@ -195,7 +204,7 @@ describe('refresh tokens', () => {
   it('a reuse racing the legitimate refresh still revokes the successor it raced', async () => {
     const params = { grant_type: 'refresh_token', client_id: creds.clientId, client_secret: creds.clientSecret };
     for (let trial = 0; trial < 5; trial++) {
-      const first = await clientToken(ctx.app, creds);
+      const first = await issued();
       const answers = await Promise.all([
         tokenRequest(ctx.app, { ...params, refresh_token: first.refresh_token }),
         tokenRequest(ctx.app, { ...params, refresh_token: first.refresh_token }),
@@ -211,7 +220,7 @@ describe('refresh tokens', () => {
   it('refuses an unknown refresh token and one presented by another client', async () => {
     const params = { grant_type: 'refresh_token', client_id: creds.clientId, client_secret: creds.clientSecret };
     expect((await tokenRequest(ctx.app, { ...params, refresh_token: 'mpr_forged' })).json().code).toBe('invalid_grant');
-    const mine = await clientToken(ctx.app, creds);
+    const mine = await issued();
     const thief = await registerClient(ctx.app, media.keys.admin);
     const stolen = await tokenRequest(ctx.app, {
       grant_type: 'refresh_token',
@@ -644,7 +653,10 @@ describe('OpenAPI and logs', () => {
     try {
       const seeded = await seedMedia(logged.app);
       const own = await registerClient(logged.app, seeded.keys.admin);
-      const issued = await clientToken(logged.app, own);
+      const issued = {
+        ...(await clientToken(logged.app, own)),
+        refresh_token: await legacyRefreshToken(logged.database, { ...own, mediaId: seeded.mediaId }),
+      };
       await tokenRequest(logged.app, {
         grant_type: 'refresh_token',
         refresh_token: issued.refresh_token,
