@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +20,12 @@ const BIN = fileURLToPath(new URL('../bin/media-publishing-service.js', import.m
 const MIGRATIONS = (JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
 
 const cwd = mkdtempSync(join(tmpdir(), 'mps-cli-'));
-// Read by every command below unless the environment says otherwise.
-writeFileSync(join(cwd, '.env'), 'DATA_DIR=./from-env-file\nLOG_LEVEL=silent\n');
+const OPERATOR_KEY = `op_${randomBytes(24).toString('hex')}`;
+// Read by every command below. Its RATE_LIMIT_OPERATOR is invalid: each command runs only because
+// the environment's value wins over the file's.
+writeFileSync(join(cwd, '.env'), `DATA_DIR=./from-env-file\nOPERATOR_API_KEY=${OPERATOR_KEY}\nRATE_LIMIT_OPERATOR=not-a-number\n`);
 const dataDir = join(cwd, 'from-env-file');
+const ENV = { RATE_LIMIT_OPERATOR: '5' };
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 const running = new Set<ChildProcess>();
@@ -43,7 +46,7 @@ interface Result {
   stderr: string;
 }
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
+function cli(args: string[], env: Record<string, string> = ENV): Promise<Result> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -69,6 +72,22 @@ describe('the operator CLI on the embedded database', () => {
   let mediaId: string;
   let adminKey: string;
   let revokedKey: string;
+
+  it('db migrate applies every migration to the data directory .env names, then none', async () => {
+    const first = await cli(['db', 'migrate']);
+    expect(first.stderr).toBe('');
+    expect(lines(first.stdout)).toEqual([`migrations applied: ${MIGRATIONS} (pglite)`]);
+    expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
+    const again = await cli(['db', 'migrate']);
+    expect(lines(again.stdout)).toEqual(['migrations applied: 0 (pglite)']);
+  }, 90_000);
+
+  it('reads .env, where the environment wins: without its RATE_LIMIT_OPERATOR, the file\'s stops every command in one line', async () => {
+    const res = await cli(['media', 'list'], {});
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(lines(res.stderr)).toEqual(['Invalid configuration: RATE_LIMIT_OPERATOR must be a positive integer']);
+  }, 60_000);
 
   it('media create prints the new media and its first admin key, once', async () => {
     const res = await cli(['media', 'create', '--name', 'Daily Planet', '--locales', 'en, fr', '--default-locale', 'fr']);
@@ -139,26 +158,13 @@ describe('the operator CLI on the embedded database', () => {
     }
   }, 90_000);
 
-  it('db migrate applies every migration to an empty data directory, then none; the environment wins over .env', async () => {
-    const fresh = join(cwd, `fresh-${randomBytes(4).toString('hex')}`);
-    const first = await cli(['db', 'migrate'], { DATA_DIR: fresh });
-    expect(first.stderr).toBe('');
-    expect(lines(first.stdout)).toEqual([`migrations applied: ${MIGRATIONS} (pglite)`]);
-    const again = await cli(['db', 'migrate'], { DATA_DIR: fresh });
-    expect(lines(again.stdout)).toEqual(['migrations applied: 0 (pglite)']);
-  }, 90_000);
-
-  it('openapi writes the document to stdout, with the operator API only when OPERATOR_API_KEY is set', async () => {
-    const plain = await cli(['openapi']);
-    expect(plain.code).toBe(0);
-    const doc = JSON.parse(plain.stdout);
+  it('openapi writes the document to stdout, with the operator API as OPERATOR_API_KEY is set (here by .env)', async () => {
+    const res = await cli(['openapi']);
+    expect(res.code).toBe(0);
+    const doc = JSON.parse(res.stdout);
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.paths['/core/v2/media']).toBeDefined();
-    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/operator'))).toEqual([]);
-
-    const withOperator = await cli(['openapi'], { OPERATOR_API_KEY: `op_${randomBytes(24).toString('hex')}` });
-    expect(withOperator.code).toBe(0);
-    expect(JSON.parse(withOperator.stdout).paths['/operator/v1/medias'].post.operationId).toBe('operatorCreateMedia');
+    expect(doc.paths['/operator/v1/medias'].post.operationId).toBe('operatorCreateMedia');
   }, 90_000);
 
   it('answers a wrong command line with one line and exit code 2, and --help with the usage', async () => {
@@ -187,7 +193,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the operator CLI on PostgreSQL'
     } finally {
       await admin.end();
     }
-    const res = await cli(['db', 'migrate'], { DATABASE_URL: url });
+    const res = await cli(['db', 'migrate'], { ...ENV, DATABASE_URL: url });
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     const [line, ...rest] = lines(res.stderr);
