@@ -9,6 +9,7 @@ import { publisherBackofficeRoutes } from '../../modules/publisher/index.js';
 import { readerhubBackofficeRoutes } from '../../modules/readerhub/index.js';
 import { apiKeyAuth } from '../../plugins/api-key-auth.js';
 import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
+import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
 import { documentRoute } from '../../shared/http/route.js';
@@ -23,6 +24,8 @@ export interface TreeOptions {
 
 /** The Backoffice: API-key auth, per-key rate limit, and the areas under their version prefixes. */
 export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis, authFailures }) => {
+  // Off unless CORS_BACKOFFICE_ORIGINS names the origins: an admin console is one known site.
+  await applyCors(app, config.corsBackofficeOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
   app.addHook('onRoute', (route) => {
     // Fail at start-up rather than ship a route nobody thought to protect.
     if (!route.config?.permission) {

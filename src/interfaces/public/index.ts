@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { corePublicRoutes } from '../../modules/core/index.js';
+import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
 import { documentRoute } from '../../shared/http/route.js';
@@ -17,6 +18,8 @@ declare module 'fastify' {
  * operation is marked deprecated in OpenAPI and answers with Deprecation and Link headers.
  */
 export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis }) => {
+  // Read-only, and open to the same browser origins as the Reader.
+  await applyCors(app, config.corsOrigins ?? (config.corsBackofficeOrigins ? false : undefined), ['GET', 'HEAD']);
   app.addHook('onRoute', (route) => {
     documentRoute(app, route, [429]);
     route.schema = { ...route.schema, deprecated: true, security: [] };

@@ -6,6 +6,7 @@ import { coreReaderRoutes } from '../../modules/core/index.js';
 import { bearerErrors, oauthReaderRoutes } from '../../modules/oauth/index.js';
 import { publisherReaderRoutes } from '../../modules/publisher/index.js';
 import { readerhubReaderRoutes } from '../../modules/readerhub/index.js';
+import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { readerAuth } from '../../plugins/reader-auth.js';
 import { recordRoutes } from '../../plugins/route-table.js';
@@ -26,6 +27,15 @@ const optionalMediaHeader = z.object({
  * route's scope, rate limits per token subject, absolute paging links.
  */
 export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis, authFailures }) => {
+  // Browser front ends, the token endpoint included (CORS_ORIGINS).
+  await applyCors(app, config.corsOrigins ?? (config.corsBackofficeOrigins ? false : undefined), [
+    'GET',
+    'HEAD',
+    'POST',
+    'PUT',
+    'PATCH',
+    'DELETE',
+  ]);
   app.addHook('onRoute', (route) => {
     const { anonymous, scope, mediaOptional } = route.config ?? {};
     // Fail at start-up rather than ship a Reader route nobody thought to protect.
