@@ -7,9 +7,9 @@ set -eu
 cd "$(dirname "$0")/.."
 dir="${1:-clients/typescript}"
 mkdir -p "$dir"
-env -u PUBLIC_BASE_URL -u DATABASE_URL \
-  OPERATOR_API_KEY=placeholder-operator-key-for-the-document-only \
-  npx tsx scripts/openapi.ts > "$dir/openapi.json"
+# PUBLIC_BASE_URL empty, not unset: the CLI reads .env for what the environment leaves unset.
+PUBLIC_BASE_URL= OPERATOR_API_KEY=placeholder-operator-key-for-the-document-only \
+  npx tsx src/cli.ts openapi > "$dir/openapi.json"
 # Its own lint findings are `npm run client:check`'s business; its output is shown only if it fails.
 log="$(mktemp)"
 npx openapi-typescript "$dir/openapi.json" --output "$dir/schema.d.ts" --redocly redocly.yaml >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; exit 1; }
