@@ -70,6 +70,15 @@ async function startOnce(dataDir: string): Promise<StartMeasure> {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  // Whatever ends the bench (its time cap, Ctrl-C), the service's process group goes with it.
+  const killOnExit = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  };
+  process.once('exit', killOnExit);
   let output = '';
   child.stdout!.on('data', (d) => (output += String(d)));
   child.stderr!.on('data', (d) => (output += String(d)));
@@ -94,6 +103,7 @@ async function startOnce(dataDir: string): Promise<StartMeasure> {
     return { healthMs, phases };
   } finally {
     await stopGroup(child);
+    process.off('exit', killOnExit);
   }
 }
 
