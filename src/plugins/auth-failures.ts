@@ -1,27 +1,92 @@
+import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../shared/errors.js';
 
 const WINDOW_MS = 60_000;
+/** With Redis: how long an address seen under the limit is not asked about again. */
+const CLEAN_FOR_MS = 1_000;
+const KEY_PREFIX = 'mps-af-';
+
+const refused = (retryAfterMs = WINDOW_MS) =>
+  new AppError(429, 'rate_limited', 'too many failed authentications from this address; retry in a minute', undefined, {
+    'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+  });
+
+/** The replies of a MULTI, or an error when Redis refused the transaction or one command. */
+async function replies(multi: ReturnType<Redis['multi']>): Promise<unknown[]> {
+  const results = await multi.exec();
+  if (!results) throw new Error('redis transaction aborted');
+  return results.map(([err, value]) => {
+    if (err) throw err;
+    return value;
+  });
+}
 
 /**
  * Failed authentications per IP and minute. The rate limits count per key or token, so
  * requests that carry no valid one would otherwise never be limited: guessing keys, or
- * making the service ask an identity provider about garbage tokens. Counted in this
- * process only (a shared store would cost a round trip on every refusal).
+ * making the service ask an identity provider about garbage tokens.
+ *
+ * With Redis the count is shared by every instance, like the rate limits: a failure is one
+ * round trip (INCR), and a check asks Redis at most once a second per address (an address
+ * that failed is asked about again at once). Without Redis, or while it is unreachable, the
+ * count is this process's own.
  */
-export function createAuthFailureThrottle(max: number) {
+export function createAuthFailureThrottle(max: number, redis?: Redis) {
   const failures = new LRUCache<string, number>({ max: 100_000, ttl: WINDOW_MS });
+  /** Addresses over the limit, until their window ends (ms since epoch). */
+  const blocked = new LRUCache<string, number>({ max: 100_000, ttl: WINDOW_MS });
+  /** Addresses Redis found under the limit a moment ago. */
+  const clean = new LRUCache<string, true>({ max: 100_000, ttl: CLEAN_FOR_MS });
+
+  const failLocally = (ip: string) => {
+    failures.set(ip, (failures.get(ip) ?? 0) + 1, { noUpdateTTL: failures.has(ip) });
+  };
+  const block = (ip: string, count: number, ttlMs: number) => {
+    if (count >= max) blocked.set(ip, Date.now() + ttlMs, { ttl: ttlMs });
+  };
+
+  const checkShared = async (ip: string, client: Redis) => {
+    let count: number;
+    let ttl: number;
+    try {
+      const [value, pttl] = await replies(client.multi().get(KEY_PREFIX + ip).pttl(KEY_PREFIX + ip));
+      [count, ttl] = [Number(value ?? 0), Number(pttl)];
+    } catch {
+      // Redis down: this process's own count decides (the rate limits skip Redis errors too).
+      if ((failures.get(ip) ?? 0) >= max) throw refused();
+      return;
+    }
+    block(ip, count, ttl > 0 ? ttl : WINDOW_MS);
+    const until = blocked.get(ip);
+    if (until !== undefined) throw refused(until - Date.now());
+    clean.set(ip, true);
+  };
+
   return {
     /** Refuses an IP that failed too often in the last minute, before any work is done. */
-    check(ip: string): void {
-      if ((failures.get(ip) ?? 0) >= max) {
-        throw new AppError(429, 'rate_limited', 'too many failed authentications from this address; retry in a minute', undefined, {
-          'retry-after': String(WINDOW_MS / 1000),
-        });
+    check(ip: string): void | Promise<void> {
+      const until = blocked.get(ip);
+      if (until !== undefined) throw refused(until - Date.now());
+      if (!redis) {
+        if ((failures.get(ip) ?? 0) >= max) throw refused();
+        return;
       }
+      if (clean.has(ip)) return;
+      return checkShared(ip, redis);
     },
-    fail(ip: string): void {
-      failures.set(ip, (failures.get(ip) ?? 0) + 1, { noUpdateTTL: failures.has(ip) });
+    async fail(ip: string): Promise<void> {
+      failLocally(ip);
+      if (!redis) return;
+      clean.delete(ip);
+      const key = KEY_PREFIX + ip;
+      try {
+        // The window starts at the first failure, as in the local count.
+        const [, count, ttl] = await replies(redis.multi().set(key, 0, 'PX', WINDOW_MS, 'NX').incr(key).pttl(key));
+        block(ip, Number(count), Number(ttl) > 0 ? Number(ttl) : WINDOW_MS);
+      } catch {
+        // Counted locally above.
+      }
     },
   };
 }

@@ -43,7 +43,8 @@ export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
     }
     if (config.anonymous) return;
 
-    deps.failures.check(req.ip);
+    const pending = deps.failures.check(req.ip);
+    if (pending) await pending;
     const authorization = req.headers.authorization;
     const match = authorization ? BEARER.exec(authorization) : null;
     let principal: ReaderPrincipal;
@@ -52,7 +53,7 @@ export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
       const hint = req.headers['x-oauth-provider-id'];
       principal = await deps.verify(req.mediaId, match[1]!, typeof hint === 'string' ? hint : undefined);
     } catch (err) {
-      if (err instanceof AppError && err.statusCode === 401) deps.failures.fail(req.ip);
+      if (err instanceof AppError && err.statusCode === 401) await deps.failures.fail(req.ip);
       throw err;
     }
     if (config.scope && !principal.scopes.includes(config.scope)) throw deps.errors.insufficientScope(config.scope);
