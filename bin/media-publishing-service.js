@@ -9,8 +9,9 @@ let tsx;
 if (existsSync(source)) {
   try {
     tsx = await import('tsx/esm/api');
-  } catch {
-    // production install: no tsx
+  } catch (err) {
+    // A production install has no tsx; anything else is a real failure.
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
   }
 }
 if (tsx) {
