@@ -8,11 +8,14 @@ import type { Config } from './config.js';
 import { type Services, createServices } from './container.js';
 import type { Database } from './db/client.js';
 import { backofficeTree } from './interfaces/backoffice/index.js';
+import { deliveryTree } from './interfaces/delivery/index.js';
+import { operatorTree } from './interfaces/operator/index.js';
 import { publicTree } from './interfaces/public/index.js';
 import { readerTree } from './interfaces/reader/index.js';
 import { createAuthFailureThrottle } from './plugins/auth-failures.js';
 import { envelopeServerOptions, errorHandlerPlugin } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { serializerCompiler } from './plugins/serializer.js';
@@ -37,6 +40,13 @@ export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Fasti
 // An incoming x-request-id is kept only when it is short and plain, so it cannot forge log lines.
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * A hop count means the address that many proxies back, as in Express; Fastify itself trusts no
+ * hop for a number (since 5.12), so a count goes as proxy-addr's trust function.
+ */
+const trustProxyOption = (trust: Config['trustProxy']) =>
+  typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+
 /** The whole HTTP application; the server and every test build it the same way. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
@@ -47,6 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // requestLogPlugin writes the one line per request.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
+    // TRUST_PROXY: req.ip, req.protocol and req.host come from X-Forwarded-* only when the proxy is trusted.
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -81,6 +93,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger,
     publicBaseUrl: config.publicBaseUrl,
     allowInsecureProviderUrls: config.oauthAllowInsecureProviders,
+    assets: {
+      storage: { dir: config.storageDir, s3: config.s3 },
+      uploads: { upload: config.uploadLimit, readerUpload: config.readerUploadLimit, readerPerMinute: config.readerUploadRateLimit },
+      publicBaseUrl: config.publicBaseUrl,
+    },
   });
   app.decorate('services', services);
   app.decorate('routeTable', []);
@@ -94,15 +111,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(errorHandlerPlugin);
   await app.register(requestLogPlugin);
+  // Before any route, so that each gets its observer; absent unless METRICS_TOKEN or METRICS_PORT is set.
+  if (config.metricsToken || config.metricsPort) {
+    await app.register(metricsPlugin, { token: config.metricsToken, port: config.metricsPort, host: config.host, pool: database.pool });
+  }
   await app.register(securityHeadersPlugin);
-  await app.register(swaggerPlugin);
+  await app.register(swaggerPlugin, { operator: Boolean(config.operatorApiKey), publicBaseUrl: config.publicBaseUrl });
   await app.register(healthPlugin, { database });
 
-  const trees = { config, services, redis: deps.redis, authFailures: createAuthFailureThrottle(config.authFailureLimit) };
+  const trees = { config, services, redis: deps.redis, authFailures: createAuthFailureThrottle(config.authFailureLimit, deps.redis) };
   await app.register(backofficeTree, trees);
   await app.register(readerTree, { ...trees, prefix: '/api/media/v1' });
   await app.register(publicTree, { ...trees, prefix: '/api/public' });
+  await app.register(deliveryTree, trees);
+  // Only where OPERATOR_API_KEY is set: otherwise /operator/v1 does not exist at all.
+  if (config.operatorApiKey) await app.register(operatorTree, { ...trees, operatorApiKey: config.operatorApiKey, prefix: '/operator/v1' });
 
+  app.addHook('onClose', () => services.core.storage.close());
   app.addHook('onClose', async () => {
     await database.close();
   });

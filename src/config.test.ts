@@ -5,6 +5,9 @@ const VARIABLES = [
   'NODE_ENV', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PUBLIC_BASE_URL', 'BOOTSTRAP_API_KEY',
   'STORAGE_DIR', 'LOG_LEVEL', 'RATE_LIMIT_BACKOFFICE', 'RATE_LIMIT_READER', 'RATE_LIMIT_ANONYMOUS',
   'RATE_LIMIT_TOKEN', 'RATE_LIMIT_AUTH_FAILURES', 'BODY_LIMIT', 'SHUTDOWN_DELAY_MS', 'OAUTH_ALLOW_INSECURE_PROVIDERS',
+  'CORS_ORIGINS', 'CORS_BACKOFFICE_ORIGINS', 'TRUST_PROXY',
+  'METRICS_TOKEN', 'METRICS_PORT', 'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OPERATOR_API_KEY', 'RATE_LIMIT_OPERATOR',
 ];
 
 const failure = (env: Record<string, string>): ConfigError => {
@@ -35,6 +38,18 @@ describe('loadConfig', () => {
       bodyLimit: 1024 * 1024,
       shutdownDelayMs: 0,
       oauthAllowInsecureProviders: false,
+      metricsToken: undefined,
+      metricsPort: undefined,
+      otelEndpoint: undefined,
+      corsOrigins: undefined,
+      corsBackofficeOrigins: undefined,
+      trustProxy: false,
+      uploadLimit: 20 * 1024 * 1024,
+      readerUploadLimit: 5 * 1024 * 1024,
+      readerUploadRateLimit: 10,
+      s3: undefined,
+      operatorApiKey: undefined,
+      operatorRateLimit: 60,
     });
   });
 
@@ -59,6 +74,14 @@ describe('loadConfig', () => {
       BODY_LIMIT: '2048',
       SHUTDOWN_DELAY_MS: '5000',
       OAUTH_ALLOW_INSECURE_PROVIDERS: 'true',
+      METRICS_TOKEN: 'm'.repeat(32),
+      METRICS_PORT: '9464',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      CORS_ORIGINS: 'https://News.example.com, http://localhost:5173/',
+      CORS_BACKOFFICE_ORIGINS: '*',
+      TRUST_PROXY: '10.0.0.0/8, 192.168.1.1, fd00::/8',
+      OPERATOR_API_KEY: 'o'.repeat(40),
+      RATE_LIMIT_OPERATOR: '11',
     });
     expect(config).toEqual({
       env: 'production',
@@ -76,6 +99,18 @@ describe('loadConfig', () => {
       bodyLimit: 2048,
       shutdownDelayMs: 5000,
       oauthAllowInsecureProviders: true,
+      metricsToken: 'm'.repeat(32),
+      metricsPort: 9464,
+      otelEndpoint: 'http://collector:4318',
+      corsOrigins: ['https://news.example.com', 'http://localhost:5173'],
+      corsBackofficeOrigins: '*',
+      trustProxy: ['10.0.0.0/8', '192.168.1.1', 'fd00::/8'],
+      uploadLimit: 20 * 1024 * 1024,
+      readerUploadLimit: 5 * 1024 * 1024,
+      readerUploadRateLimit: 10,
+      s3: undefined,
+      operatorApiKey: 'o'.repeat(40),
+      operatorRateLimit: 11,
     });
   });
 
@@ -106,6 +141,19 @@ describe('loadConfig', () => {
     ['SHUTDOWN_DELAY_MS', '-1'],
     ['SHUTDOWN_DELAY_MS', '999999999'],
     ['OAUTH_ALLOW_INSECURE_PROVIDERS', 'yes'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_PORT', 'abc'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+    ['CORS_ORIGINS', 'https://app.example.com/path'],
+    ['CORS_ORIGINS', '*, https://app.example.com'],
+    ['CORS_ORIGINS', 'ftp://app.example.com'],
+    ['CORS_BACKOFFICE_ORIGINS', 'admin.example.com'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '33'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.1, proxy.internal'],
+    ['OPERATOR_API_KEY', 'too-short'],
+    ['RATE_LIMIT_OPERATOR', '0'],
   ])('refuses %s=%s with a one-line ConfigError naming the variable', (name, value) => {
     const err = failure({ [name]: value });
     expect(err).toBeInstanceOf(ConfigError);
@@ -113,6 +161,25 @@ describe('loadConfig', () => {
     expect(err.message).toMatch(new RegExp(`\\b${name}\\b`));
     // It names this variable and no other one.
     expect(VARIABLES.filter((v) => new RegExp(`\\b${v}\\b`).test(err.message))).toEqual([name]);
+  });
+
+  it('reads TRUST_PROXY as off, a hop count, or addresses, ranges and proxy-addr names', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, uniquelocal, ::1' }).trustProxy).toEqual(['loopback', 'uniquelocal', '::1']);
+  });
+
+  it('refuses METRICS_PORT equal to PORT: the metrics listener needs a port of its own', () => {
+    expect(failure({ PORT: '9464', METRICS_PORT: '9464' }).message).toBe('Invalid configuration: METRICS_PORT must differ from PORT');
+    expect(failure({ METRICS_PORT: '3000' }).message).toBe('Invalid configuration: METRICS_PORT must differ from PORT');
+  });
+
+  it('refuses an OPERATOR_API_KEY equal to BOOTSTRAP_API_KEY: the operator key is never a Backoffice key', () => {
+    const key = 'same-secret-for-both-'.repeat(2);
+    expect(failure({ OPERATOR_API_KEY: key, BOOTSTRAP_API_KEY: key }).message).toBe(
+      'Invalid configuration: OPERATOR_API_KEY must differ from BOOTSTRAP_API_KEY',
+    );
   });
 
   it('does not echo the refused secret of a short BOOTSTRAP_API_KEY', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const port = z
@@ -30,6 +31,60 @@ const flag = z
 const url = (protocols: RegExp) =>
   z.url({ protocol: protocols, message: 'must be a URL' }).optional();
 
+/** `*`, or a comma-separated list of origins (`https://app.example.com`), each normalised as browsers send it. */
+const origins = z
+  .string()
+  .transform((value, ctx) => {
+    const list = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    if (list.length === 1 && list[0] === '*') return '*' as const;
+    const parsed = list.map((entry) => URL.canParse(entry) ? new URL(entry) : undefined);
+    const plainOrigin = (url: URL | undefined) =>
+      url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    if (list.length === 0 || !parsed.every(plainOrigin)) {
+      ctx.addIssue({ code: 'custom', message: 'must be * or a comma-separated list of origins such as https://app.example.com' });
+      return z.NEVER;
+    }
+    return [...new Set(parsed.map((url) => url!.origin))];
+  })
+  .optional();
+
+// proxy-addr's names for the private ranges, besides addresses and CIDR ranges.
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isAddressOrRange = (entry: string) => {
+  if (PROXY_NAMES.has(entry) || isIP(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  return rest.length === 0 && family !== 0 && /^\d{1,3}$/.test(bits ?? '') && Number(bits) <= (family === 4 ? 32 : 128);
+};
+
+/** Off (`false`, `0`), a hop count, or the proxies' addresses and CIDR ranges; never "trust everyone". */
+const trustProxy = z
+  .string()
+  .transform((value, ctx): false | number | string[] => {
+    const trimmed = value.trim();
+    if (trimmed === 'false' || trimmed === '0') return false;
+    if (/^\d+$/.test(trimmed) && Number(trimmed) <= 32) return Number(trimmed);
+    const list = trimmed.split(',').map((entry) => entry.trim()).filter(Boolean);
+    if (list.length === 0 || !list.every(isAddressOrRange)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be false, a hop count (1-32) or a comma-separated list of IP addresses and CIDR ranges',
+      });
+      return z.NEVER;
+    }
+    return list;
+  })
+  .default(false);
+
+/** A size in bytes, up to 1 GiB. */
+const byteSize = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a number of bytes')
+    .transform(Number)
+    .pipe(z.int().min(1).max(1024 ** 3))
+    .default(fallback);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port.default(3000),
@@ -50,6 +105,27 @@ const envSchema = z.object({
   BODY_LIMIT: positiveInt(1024 * 1024),
   SHUTDOWN_DELAY_MS: nonNegativeInt(0, 600_000),
   OAUTH_ALLOW_INSECURE_PROVIDERS: flag,
+  CORS_ORIGINS: origins,
+  CORS_BACKOFFICE_ORIGINS: origins,
+  TRUST_PROXY: trustProxy,
+  // The deployment operator's key (/operator/v1: medias and their keys); unset, that API does not exist.
+  OPERATOR_API_KEY: z.string().min(32, 'must be at least 32 characters').max(200).optional(),
+  RATE_LIMIT_OPERATOR: positiveInt(60),
+  // Prometheus scrapes GET /metrics with this bearer token; unset (and no METRICS_PORT), there is no /metrics.
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').max(200).optional(),
+  METRICS_PORT: port.optional(),
+  // Read by the OpenTelemetry SDK itself (src/telemetry.ts); validated here with the rest.
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(/^https?$/),
+  UPLOAD_LIMIT: byteSize(20 * 1024 * 1024),
+  READER_UPLOAD_LIMIT: byteSize(5 * 1024 * 1024),
+  RATE_LIMIT_READER_UPLOADS: positiveInt(10),
+  // S3-compatible storage instead of STORAGE_DIR when S3_BUCKET is set.
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional(),
+  S3_ENDPOINT: url(/^https?$/),
+  S3_REGION: z.string().regex(/^[a-z0-9-]{1,50}$/, 'must be a region such as us-east-1').optional(),
+  S3_ACCESS_KEY_ID: z.string().max(256).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().max(256).optional(),
+  S3_FORCE_PATH_STYLE: flag,
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -73,6 +149,39 @@ export interface Config {
   shutdownDelayMs: number;
   /** Identity-provider URLs may be plain http or point at loopback and private addresses (development, tests). */
   oauthAllowInsecureProviders: boolean;
+  /** Browser origins allowed to call the Reader (token endpoint included) and Public APIs; unset: none. */
+  corsOrigins: '*' | string[] | undefined;
+  /** Browser origins allowed to call the Backoffice; unset: none. */
+  corsBackofficeOrigins: '*' | string[] | undefined;
+  /** Fastify's trustProxy: off, the number of proxy hops, or the trusted proxies' addresses and ranges. */
+  trustProxy: false | number | string[];
+  /** Enables the operator API (/operator/v1) for callers presenting exactly this key. */
+  operatorApiKey: string | undefined;
+  /** Requests a minute to the operator API, per IP. */
+  operatorRateLimit: number;
+  /** Bearer token of GET /metrics on the API's port; unset, that route does not exist. */
+  metricsToken: string | undefined;
+  /** A port of its own for GET /metrics (on HOST), the token not required there unless set. */
+  metricsPort: number | undefined;
+  /** OTLP/HTTP collector for traces; unset, no tracing code is loaded. */
+  otelEndpoint: string | undefined;
+  /** Largest upload in bytes on the Backoffice (413 beyond). */
+  uploadLimit: number;
+  /** Largest upload in bytes on the Reader. */
+  readerUploadLimit: number;
+  /** Reader uploads a minute per reader. */
+  readerUploadRateLimit: number;
+  /** S3-compatible storage, used instead of STORAGE_DIR when set. */
+  s3:
+    | {
+        bucket: string;
+        endpoint: string | undefined;
+        region: string;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        forcePathStyle: boolean;
+      }
+    | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -87,6 +196,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
   const e = parsed.data;
+  // One secret must not open both doors: the operator key is never a Backoffice key.
+  if (e.OPERATOR_API_KEY && e.OPERATOR_API_KEY === e.BOOTSTRAP_API_KEY) {
+    throw new ConfigError('Invalid configuration: OPERATOR_API_KEY must differ from BOOTSTRAP_API_KEY');
+  }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError('Invalid configuration: METRICS_PORT must differ from PORT');
+  }
+  if (!e.S3_BUCKET) {
+    const stray = (['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).find((name) => e[name] !== undefined);
+    if (stray) throw new ConfigError(`Invalid configuration: ${stray} is set but S3_BUCKET is not`);
+  }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -108,5 +231,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimit: e.BODY_LIMIT,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     oauthAllowInsecureProviders: e.OAUTH_ALLOW_INSECURE_PROVIDERS,
+    corsOrigins: e.CORS_ORIGINS,
+    corsBackofficeOrigins: e.CORS_BACKOFFICE_ORIGINS,
+    trustProxy: e.TRUST_PROXY,
+    operatorApiKey: e.OPERATOR_API_KEY,
+    operatorRateLimit: e.RATE_LIMIT_OPERATOR,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+    uploadLimit: e.UPLOAD_LIMIT,
+    readerUploadLimit: e.READER_UPLOAD_LIMIT,
+    readerUploadRateLimit: e.RATE_LIMIT_READER_UPLOADS,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION ?? 'us-east-1',
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        }
+      : undefined,
   };
 }

@@ -1,15 +1,14 @@
 import closeWithGrace from 'close-with-grace';
-import { Redis } from 'ioredis';
 import { Server as NetServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type App, buildApp } from './app.js';
-import { bootstrap } from './bootstrap.js';
+import type { App } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createDatabase } from './db/client.js';
-import { migrate } from './db/migrate.js';
-import { withStartupLock } from './db/startup-lock.js';
+import { describeDatabaseError, oneLine } from './db/database-errors.js';
+import { loadEnvFile } from './env-file.js';
 import { createLogger } from './logger.js';
+import { StartupError, reservePort } from './startup.js';
+import { startTelemetry } from './telemetry.js';
 
 /** After the delay, the time a draining instance still has to finish and close. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -35,20 +34,42 @@ async function drain(app: App, delayMs: number): Promise<void> {
 }
 
 async function main() {
+  // Milliseconds since the process started (Node's own start and the TypeScript loader included).
+  const elapsed = () => Math.round(performance.now());
+  loadEnvFile();
   const config = loadConfig();
   const logger = createLogger(config);
+  logger.info({ pid: process.pid, node: process.version, ms: elapsed() }, 'starting');
+  // Before anything is created: a busy port must not cost a new admin key or a migrated database.
+  const port = await reservePort(config.port, config.host);
+  // Traces (OTEL_EXPORTER_OTLP_ENDPOINT): started before the app is built, so that it joins it.
+  const stopTelemetry = await startTelemetry(config);
+  // Only now the rest: "starting" and a busy port come before the database drivers load, and the
+  // app's modules load while the database opens (PGlite's start is mostly WebAssembly work outside
+  // the module loader), neither waiting for the other.
+  const appModule = Promise.all([import('./app.js'), import('./bootstrap.js')]);
+  appModule.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection
+  const [{ createDatabase }, { migrate }, { withStartupLock }] = await Promise.all([
+    import('./db/client.js'),
+    import('./db/migrate.js'),
+    import('./db/startup-lock.js'),
+  ]);
   const database = await createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
     logger,
   });
+  logger.info({ database: database.kind, ms: elapsed() }, 'database open');
   // Instances starting together migrate one after the other.
-  await withStartupLock(database, () => migrate(database));
+  const applied = await withStartupLock(database, () => migrate(database));
+  logger.info({ applied, ms: elapsed() }, `migrations applied: ${applied}`);
+  // ioredis is loaded only where REDIS_URL is set.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false })
+    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false })
     : undefined;
   redis?.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis error'));
 
+  const [{ buildApp }, { bootstrap }] = await appModule;
   const app = await buildApp({ config, database, logger, ...(redis && { redis }) });
   await withStartupLock(database, () => bootstrap(app.services, config, logger));
   app.addHook('onClose', async () => {
@@ -64,18 +85,21 @@ async function main() {
     else logger.info({ signal, delay_ms: config.shutdownDelayMs }, 'shutting down');
     await drain(app, config.shutdownDelayMs);
     await app.close();
+    await stopTelemetry();
     logger.info('closed');
   });
 
-  await app.listen({ port: config.port, host: config.host });
-  logger.info({ database: database.kind }, 'ready');
+  await port.release();
+  const address = await app.listen({ port: config.port, host: config.host });
+  const cpu = process.cpuUsage();
+  logger.info({ address, database: database.kind, ms: elapsed(), cpu_ms: Math.round((cpu.user + cpu.system) / 1000) }, 'listening');
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof StartupError) {
     console.error(err.message);
   } else {
-    console.error('start-up failed:', err instanceof Error ? err.message : err);
+    console.error(`start-up failed: ${describeDatabaseError(err, process.env.DATABASE_URL || undefined) ?? oneLine(err)}`);
   }
   process.exit(1);
 });

@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { lockDataDir } from './data-dir-lock.js';
 
 /** The database as the modules see it: the same API on PostgreSQL and PGlite. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -31,6 +33,9 @@ export interface DatabaseOptions {
   pgliteLoadDataDir?: Blob | File;
 }
 
+/** The extensions the migrations create, loaded into every PGlite instance (search's trigram matching). */
+export const pgliteExtensions = { pg_trgm };
+
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = createPool(options.databaseUrl, options.poolSize ?? 10, options.logger);
@@ -47,11 +52,20 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   }
 
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = new PGlite({
-    ...(options.dataDir && { dataDir: options.dataDir }),
-    ...(options.pgliteLoadDataDir && { loadDataDir: options.pgliteLoadDataDir }),
-  });
-  await client.waitReady;
+  // One process per data directory: a second one refuses here, before PGlite touches a file.
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
+  let client: PGlite;
+  try {
+    client = new PGlite({
+      extensions: pgliteExtensions,
+      ...(options.dataDir && { dataDir: options.dataDir }),
+      ...(options.pgliteLoadDataDir && { loadDataDir: options.pgliteLoadDataDir }),
+    });
+    await client.waitReady;
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   const db = drizzlePglite(client) as unknown as Db;
   return {
     db,
@@ -59,7 +73,13 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     ping: async () => {
       await client.query('select 1');
     },
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
 

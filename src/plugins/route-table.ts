@@ -2,7 +2,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { z } from 'zod';
 import type { Permission } from '../shared/permissions.js';
 
-export type InterfaceName = 'backoffice' | 'reader' | 'public';
+export type InterfaceName = 'backoffice' | 'reader' | 'public' | 'operator' | 'delivery';
 
 export interface RouteEntry {
   interface: InterfaceName;

@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import type { Services } from '../../container.js';
 import { communityBackofficeRoutes } from '../../modules/community/index.js';
 import { coreBackofficeRoutes } from '../../modules/core/index.js';
+import { docsBackofficeRoutes } from '../../modules/docs/index.js';
 import { oauthBackofficeRoutes } from '../../modules/oauth/index.js';
 import { publisherBackofficeRoutes } from '../../modules/publisher/index.js';
 import { readerhubBackofficeRoutes } from '../../modules/readerhub/index.js';
@@ -48,4 +49,5 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
   await app.register(publisherBackofficeRoutes, { prefix: '/core/v2', publisher: services.publisher });
   await app.register(readerhubBackofficeRoutes, { prefix: '/core/v2', readerhub: services.readerhub });
   await app.register(communityBackofficeRoutes, { prefix: '/community/v2', community: services.community });
+  await app.register(docsBackofficeRoutes, { prefix: '/docs/v2', docs: services.docs });
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { uuid } from '../../shared/schemas.js';
 import { communityReaderRoutes } from '../../modules/community/index.js';
 import { coreReaderRoutes } from '../../modules/core/index.js';
+import { docsReaderRoutes } from '../../modules/docs/index.js';
 import { bearerErrors, oauthReaderRoutes } from '../../modules/oauth/index.js';
 import { publisherReaderRoutes } from '../../modules/publisher/index.js';
 import { readerhubReaderRoutes } from '../../modules/readerhub/index.js';
@@ -83,4 +84,5 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   await app.register(publisherReaderRoutes, { publisher: services.publisher });
   await app.register(readerhubReaderRoutes, { readerhub: services.readerhub });
   await app.register(communityReaderRoutes, { community: services.community });
+  await app.register(docsReaderRoutes, { docs: services.docs });
 };

@@ -8,8 +8,22 @@ export const coreTags = {
   apiKeys: { name: 'Core: API keys', description: 'Backoffice keys of the media, each with one role; secrets are shown once.' },
   categories: { name: 'Core: Categories', description: 'Categories with one locale entry per language, soft delete and restore.' },
   references: { name: 'Core: References', description: "Mappings from an external system's id to one of our records." },
+  assets: { name: 'Core: Assets', description: 'Uploaded files: stored once per media and content (SHA-256), typed by their bytes.' },
+  assetImages: {
+    name: 'Core: Asset images',
+    description: 'Image records over an uploaded file: name, crop gravity, credit and caption per language; soft delete and restore.',
+  },
   readerMedia: { name: 'Reader: Media', description: 'The media named by x-service-media-id.' },
   readerCategories: { name: 'Reader: Categories', description: 'Live, not archived categories, in the asked language.' },
   readerReferences: { name: 'Reader: References', description: "Resolve an external system's id to one of our records." },
+  readerAssets: { name: 'Reader: Assets', description: "The signed-in reader's own image uploads (a profile picture)." },
+  delivery: {
+    name: 'Assets: Delivery',
+    description: 'Images of every media, public: resized and converted on the fly, cached, immutable.',
+  },
+  operator: {
+    name: 'Operator',
+    description: "The deployment's medias and their keys, for the holder of OPERATOR_API_KEY; present only when it is set.",
+  },
   public: { name: 'Public (deprecated)', description: 'Legacy read-only operations; each names its Reader successor.' },
 } satisfies Record<string, Tag>;

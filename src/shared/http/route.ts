@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault, RouteOptions } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { KeyPrincipal, Permission } from '../permissions.js';
 import type { ErrorFormat } from '../errors.js';
@@ -27,16 +27,22 @@ export interface Tag {
   description: string;
 }
 
-/** Who may call a route: a Backoffice permission, a Reader scope, or nobody in particular. */
+/** Who may call a route: a Backoffice permission, a Reader scope, the deployment's operator, or nobody in particular. */
 export type Access =
   | { permission: Permission; apiKeyInQuery?: boolean }
   | { scope: Scope; readerRequired?: boolean; mediaOptional?: boolean }
+  | { operator: true }
   | { anonymous: true; mediaOptional?: boolean };
 
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
 type SuccessStatus = 200 | 201 | 202 | 204;
-type Responses = Partial<Record<SuccessStatus, Schema>>;
+/** A success answer that is not JSON (image bytes): documented per media type; the handler sends the bytes itself. */
+export interface ContentResponse {
+  description: string;
+  content: Record<string, { schema: Schema }>;
+}
+type Responses = Partial<Record<SuccessStatus, Schema | ContentResponse>>;
 /** The bodies a handler may answer: the input side of any declared success schema. */
 type Body<R extends Responses> = { [K in keyof R]: R[K] extends Schema ? z.input<R[K]> : never }[keyof R];
 
@@ -137,6 +143,9 @@ export function route<
       ...(def.headers && { headers: def.headers }),
       response: def.response,
     },
+    // A multipart body is streamed by the handler (readUpload), which checks its fields with the
+    // same schema; here the schema only documents the form.
+    ...(def.consumes?.length === 1 && def.consumes[0] === 'multipart/form-data' && { validatorCompiler: streamedBody }),
     handler: async (req, reply) => {
       reply.status(status);
       const input = { params: req.params, query: req.query, body: req.body } as RouteInput<P, Q, B>;
@@ -148,6 +157,9 @@ export function route<
   };
   (app as FastifyInstance).route(options);
 }
+
+const streamedBody: NonNullable<RouteOptions['validatorCompiler']> = (schema) =>
+  schema.httpPart === 'body' ? () => true : validatorCompiler(schema as Parameters<typeof validatorCompiler>[0]);
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -169,7 +181,8 @@ export function documentRoute(app: FastifyInstance, route: RouteOptions, always:
     if (app.operationIds.has(operationId)) throw new Error(`operationId ${operationId} is used twice (${route.method} ${route.url})`);
     app.operationIds.add(operationId);
   }
-  const statuses = new Set<ErrorStatus>(always);
+  // Any route may find the database unreachable: 503 database_unavailable with Retry-After.
+  const statuses = new Set<ErrorStatus>([...always, 503]);
   if (schema.params) [400, 404].forEach((s) => statuses.add(s as ErrorStatus));
   if (schema.querystring) statuses.add(400);
   if (schema.body) [400, 413, 415].forEach((s) => statuses.add(s as ErrorStatus));
