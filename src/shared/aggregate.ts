@@ -314,6 +314,31 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     },
 
     /**
+     * The owner's live records among `ids` (in a view, when named), in no particular order: a
+     * Reader page's assocs. One prepared statement per view whatever the number of ids (they
+     * travel as one uuid[] parameter).
+     */
+    async findMany(db: Executor, ids: string[], ownerId: string, view?: V): Promise<AggregateRow<R, P>[]> {
+      const name = `${rootName}_many_${view ?? 'live'}`;
+      const statement =
+        statements.get(db, name) ??
+        statements.set(
+          db,
+          name,
+          db
+            .select(columns)
+            .from(root as PgTable)
+            .where(
+              sql`${rootId} = any(${sql.placeholder('ids')}::uuid[]) and ${options.owner} = ${sql.placeholder('owner')} and ${live}${
+                view ? sql` and ${options.views![view]}` : sql``
+              }`,
+            )
+            .prepare(name),
+        );
+      return (await rowsAsSelected(statement, { ids, owner: ownerId })) as AggregateRow<R, P>[];
+    },
+
+    /**
      * One page of the owner's live records with their parts (in a view, when named), newest
      * first unless another order is given: a prepared statement per view, order and page
      * shape, its cursors good for this listing and owner only.

@@ -83,11 +83,15 @@ export function searchMatch(columns: SearchColumns, q: SQL | Placeholder, config
 /**
  * The relevance of an entry: the document's rank (a title word weighs five times a body word)
  * plus the title's trigram word similarity, so that titles come first and a title with a typo
- * still ranks. `real`, as the cursor carries it.
+ * still ranks. The query is parsed once per configuration (an InitPlan), not once per entry.
+ * `real`, as the cursor carries it.
  */
-export function searchRank(columns: SearchColumns, q: SQL | Placeholder): SQL<number> {
-  return sql<number>`(ts_rank('{0.1, 0.2, 0.5, 1.0}', ${columns.document}, websearch_to_tsquery(${columns.config}::regconfig, ${q}))
-    + word_similarity(${q}, ${columns.title}))::real`;
+export function searchRank(columns: SearchColumns, q: SQL | Placeholder, configs: readonly string[]): SQL<number> {
+  const query = sql`case ${columns.config} ${sql.join(
+    configs.map((config) => sql`when ${literal(config)} then (select websearch_to_tsquery(${literal(config)}, ${q}))`),
+    sql` `,
+  )} end`;
+  return sql<number>`(coalesce(ts_rank('{0.1, 0.2, 0.5, 1.0}', ${columns.document}, ${query}), 0) + word_similarity(${q}, ${columns.title}))::real`;
 }
 
 /** How similar a query must be to a title word to count (pg_trgm's default, 0.6, misses one typo in a short word). */

@@ -88,4 +88,14 @@ describe('computed part fields and named aggregates', () => {
     await expect(full.page(pager, db, owner, { limit: 1, after: b.next! })).rejects.toMatchObject({ code: 'invalid_cursor' });
     expect((await lean.page(pager, db, owner, { limit: 1, after: b.next! })).items).toHaveLength(1);
   });
+
+  it("finds the owner's live records among ids in one prepared statement, whatever their number", async () => {
+    const db = test.database.db;
+    const rows = await db.insert(posts).values([{ ownerId: owner }, { ownerId: owner }, { ownerId: randomUUID() }]).returning();
+    await db.update(posts).set({ deletedAt: new Date() }).where(sql`${posts.id} = ${rows[1]!.id}`);
+    const found = await full.findMany(db, [...rows.map((r) => r.id), randomUUID()], owner);
+    expect(found.map((r) => r.id)).toEqual([rows[0]!.id]);
+    expect(found[0]!.labels).toEqual([]);
+    expect(await full.findMany(db, [], owner)).toEqual([]);
+  });
 });

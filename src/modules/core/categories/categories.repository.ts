@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, aggregate, part } from '../../../shared/aggregate.js';
 import type { Paginator } from '../../../shared/paging.js';
@@ -36,12 +36,7 @@ export function createCategoriesRepository(pager: Paginator) {
 
     /** The categories among `ids` (in a view), in one statement: a Reader page's assocs. */
     findMany: (db: Executor, mediaId: string, ids: string[], view: CategoryView = 'all') =>
-      db
-        .select(categoryAggregate.columns)
-        .from(categories)
-        .where(
-          and(eq(categories.mediaId, mediaId), inArray(categories.id, ids), categoryAggregate.filter(view === 'all' ? undefined : view)),
-        ) as unknown as Promise<CategoryWithLocales[]>,
+      categoryAggregate.findMany(db, ids, mediaId, view === 'all' ? undefined : view),
 
     async insert(db: Executor, values: typeof categories.$inferInsert): Promise<string> {
       const [row] = await db.insert(categories).values(values).returning({ id: categories.id });

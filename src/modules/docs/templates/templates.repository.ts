@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, aggregate } from '../../../shared/aggregate.js';
 import { uniqueOr } from '../../../shared/errors.js';
@@ -31,11 +31,7 @@ export function createTemplatesRepository(pager: Paginator) {
     },
 
     /** The live templates among `ids` (a Reader page's assocs), in one statement. */
-    findMany: (db: Executor, mediaId: string, ids: string[]) =>
-      db
-        .select(templateAggregate.columns)
-        .from(templates)
-        .where(and(eq(templates.mediaId, mediaId), inArray(templates.id, ids), templateAggregate.filter())) as unknown as Promise<TemplateRecord[]>,
+    findMany: (db: Executor, mediaId: string, ids: string[]) => templateAggregate.findMany(db, ids, mediaId),
 
     async insert(db: Executor, values: typeof templates.$inferInsert): Promise<string> {
       const [row] = await uniqueOr(db.insert(templates).values(values).returning({ id: templates.id }), docsErrors.templateKeyTaken);
