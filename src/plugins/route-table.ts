@@ -16,6 +16,8 @@ export interface RouteEntry {
   /** Reader routes about the signed-in reader: application tokens are refused. */
   readerRequired: boolean;
   hasUuidParam: boolean;
+  /** Errors in another standard's shape than the envelope (the token endpoint: RFC 6749). */
+  ownErrorFormat: boolean;
 }
 
 declare module 'fastify' {
@@ -45,6 +47,7 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
       anonymous: route.config?.anonymous ?? false,
       readerRequired: route.config?.readerRequired ?? false,
       hasUuidParam,
+      ownErrorFormat: route.config?.errorFormat !== undefined,
     });
   }
 }

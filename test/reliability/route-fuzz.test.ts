@@ -279,7 +279,13 @@ function check(route: RouteEntry, req: FuzzRequest, res: LightMyRequestResponse)
   if (res.statusCode < 400) return;
   expect(res.headers['content-type'], label).toMatch(/^application\/json/);
   const body = res.json() as Record<string, unknown>;
-  expect(Object.keys(body).filter((k) => !['error', 'code', 'details'].includes(k)), label).toEqual([]);
+  // The envelope, or RFC 6749's error object (which keeps the envelope's code) where a route says so.
+  const keys = route.ownErrorFormat ? ['error', 'error_description', 'code', 'details'] : ['error', 'code', 'details'];
+  expect(Object.keys(body).filter((k) => !keys.includes(k)), label).toEqual([]);
+  if (route.ownErrorFormat) {
+    expect(body.error, label).toMatch(/^[a-z_]+$/);
+    expect(typeof body.error_description, label).toBe('string');
+  }
   expect(typeof body.error, label).toBe('string');
   expect(body.code, label).toMatch(/^[a-z][a-z0-9_]*$/);
   if ('details' in body) {
