@@ -6,6 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { SEARCH_SESSION_SETTINGS } from '../shared/search.js';
 import { lockDataDir } from './data-dir-lock.js';
 
 /** The database as the modules see it: the same API on PostgreSQL and PGlite. */
@@ -62,6 +63,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       ...(options.pgliteLoadDataDir && { loadDataDir: options.pgliteLoadDataDir }),
     });
     await client.waitReady;
+    for (const [name, value] of Object.entries(SEARCH_SESSION_SETTINGS)) await client.query('select set_config($1, $2, false)', [name, value]);
   } catch (err) {
     lock?.release();
     throw err;
@@ -83,6 +85,21 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   };
 }
 
+/**
+ * The URL with the session settings every connection starts with (search's trigram threshold)
+ * added to its `options`: options in the URL would replace those given beside it.
+ */
+function withSessionSettings(connectionString: string): string {
+  const settings = Object.entries(SEARCH_SESSION_SETTINGS).map(([name, value]) => `-c ${name}=${value}`);
+  try {
+    const url = new URL(connectionString);
+    url.searchParams.set('options', [url.searchParams.get('options'), ...settings].filter(Boolean).join(' '));
+    return url.toString();
+  } catch {
+    return connectionString;
+  }
+}
+
 /** A checked-out client whose connection died is released by force after this long. */
 const DEAD_CLIENT_RELEASE_MS = 1_000;
 
@@ -93,7 +110,7 @@ const DEAD_CLIENT_RELEASE_MS = 1_000;
  * flight on it fails on its own, and the error handler answers that with a 503.
  */
 function createPool(connectionString: string, max: number, logger: Logger | undefined): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ connectionString: withSessionSettings(connectionString), max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
   pool.on('error', (err) => logger?.warn({ err: { message: err.message } }, 'idle database client failed'));
   const checkedOut = new Set<pg.PoolClient>();
   pool.on('acquire', (client) => checkedOut.add(client));

@@ -28,11 +28,12 @@ export interface SortKey<Row> {
  */
 export interface Keyset<Row> {
   keys: SortKey<Row>[];
-  id: PgColumn;
+  /** The id column, or an expression naming it (a derived table's id column). */
+  id: PgColumn | SQL;
   idOf: (row: Row) => string;
 }
 
-export const keyset = <Row extends { id: string }>(keys: SortKey<Row>[], id: PgColumn): Keyset<Row> => ({
+export const keyset = <Row extends { id: string }>(keys: SortKey<Row>[], id: PgColumn | SQL): Keyset<Row> => ({
   keys,
   id,
   idOf: (row) => row.id,

@@ -1,7 +1,6 @@
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type PgColumn, customType } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import type { Executor } from '../db/client.js';
 
 /**
  * Full-text search, written once (CONVENTIONS, "Reader lists, assocs and search"): each
@@ -81,29 +80,27 @@ export function searchMatch(columns: SearchColumns, q: SQL | Placeholder, config
 }
 
 /**
- * The relevance of an entry: the document's rank (a title word weighs five times a body word)
- * plus the title's trigram word similarity, so that titles come first and a title with a typo
- * still ranks. The query is parsed once per configuration (an InitPlan), not once per entry.
- * `real`, as the cursor carries it.
+ * The relevance of an entry: the document's rank when its words match (a title word weighs
+ * five times a body word), else half its title's trigram word similarity (a typo), so that
+ * exact matches in titles come first and word similarity is computed only for typo matches.
+ * The query is parsed once per configuration (an InitPlan), not once per entry. `real`, as
+ * the cursor carries it.
  */
 export function searchRank(columns: SearchColumns, q: SQL | Placeholder, configs: readonly string[]): SQL<number> {
   const query = sql`case ${columns.config} ${sql.join(
     configs.map((config) => sql`when ${literal(config)} then (select websearch_to_tsquery(${literal(config)}, ${q}))`),
     sql` `,
   )} end`;
-  return sql<number>`(coalesce(ts_rank('{0.1, 0.2, 0.5, 1.0}', ${columns.document}, ${query}), 0) + word_similarity(${q}, ${columns.title}))::real`;
+  return sql<number>`coalesce(nullif(ts_rank('{0.1, 0.2, 0.5, 1.0}', ${columns.document}, ${query}), 0), word_similarity(${q}, ${columns.title}) / 2)::real`;
 }
 
 /** How similar a query must be to a title word to count (pg_trgm's default, 0.6, misses one typo in a short word). */
 export const WORD_SIMILARITY_THRESHOLD = 0.4;
 
 /**
- * Runs a search in a transaction whose trigram threshold is ours: `<%` reads it from the
- * session, and a setting local to the transaction leaves pooled connections as they were.
+ * Settings of every database session (the pool's connections, PGlite's one session): `<%`
+ * reads its threshold from the session, so searches need no transaction to set it.
  */
-export function withSearchSettings<T>(db: Executor, work: (tx: Executor) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`);
-    return work(tx);
-  });
-}
+export const SEARCH_SESSION_SETTINGS: Record<string, string> = {
+  'pg_trgm.word_similarity_threshold': String(WORD_SIMILARITY_THRESHOLD),
+};

@@ -231,16 +231,17 @@ export function createContentsRepository(pager: Paginator) {
     search(db: Executor, mediaId: string, query: PagingQuery, q: string, configs: string[], filters: ReaderFilters) {
       const filter = readerFilter(filters);
       const qp = sql.placeholder('q');
+      // The hits in rank order, so that the page reads contents only until it has its rows.
       const hits = sql`(select ${contentLocales.contentId} as content_id, max(${searchRank(search, qp, configs)})::real as rank
         from ${contentLocales}
         where ${contentLocales.deletedAt} is null and ${searchMatch(search, qp, configs)}
-        group by ${contentLocales.contentId}) as hits`;
+        group by ${contentLocales.contentId}
+        order by 2 desc nulls last, 1 desc nulls last) as hits`;
       // Each hit reads its content by primary key: a lateral subquery named like the table, so
       // that the aggregate's columns read it, fenced (limit 1) so that the planner cannot turn
       // the lookups into a scan of every content of the media.
       const source = sql`${hits} cross join lateral (select * from ${contents} where ${contents.id} = hits.content_id limit 1) as ${sql.identifier('contents')}`;
-      const rank = sql<number>`hits.rank`;
-      const order = keyset<Row & { rank: number }>([{ expr: rank, type: 'real', dir: 'desc', of: (r) => r.rank }], contents.id);
+      const order = keyset<Row & { rank: number }>([{ expr: sql`hits.rank`, type: 'real', dir: 'desc', of: (r) => r.rank }], sql`hits.content_id`);
       return pager.page(
         {
           select: () => db.select({ ...contentRecord.columns, rank: sql<number>`hits.rank`.as('rank') }).from(source),

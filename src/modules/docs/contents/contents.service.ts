@@ -2,7 +2,7 @@ import type { Db, Executor } from '../../../db/client.js';
 import { type BlockKind, type BlockReferences, blockReferences, storeBlock } from '../../../shared/blocks.js';
 import type { ErrorDetail } from '../../../shared/errors.js';
 import type { RequestContext } from '../../../shared/http/route.js';
-import { searchConfigOf, searchConfigsOf, withSearchSettings } from '../../../shared/search.js';
+import { searchConfigOf, searchConfigsOf } from '../../../shared/search.js';
 import type { ReaderPrincipal } from '../../../shared/scopes.js';
 import { type WorkspaceTransfer, assertPlacement, transferToWorkspace } from '../../../shared/workspace.js';
 import { docsErrors } from '../docs.errors.js';
@@ -379,12 +379,10 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
 
     /** Published contents matching `q`, most relevant first, searched in the media's languages. */
     search: (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[]) =>
-      withSearchSettings(db, (tx) =>
-        repo.search(tx, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
-          categoryIds: query['category_ids[]'],
-          templateIds: query['template_ids[]'],
-        }),
-      ),
+      repo.search(db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
+        categoryIds: query['category_ids[]'],
+        templateIds: query['template_ids[]'],
+      }),
 
     async getPublished(ctx: RequestContext, id: string) {
       const row = await repo.findTree(db, ctx.mediaId, id, 'published');
