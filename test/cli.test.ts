@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { runCli } from '../src/cli-commands.js';
 import { createDatabase } from '../src/db/client.js';
 import { migrationsFolder } from '../src/db/migrate.js';
 import { testConfig } from './setup/app.js';
@@ -68,6 +69,20 @@ function cli(args: string[], env: Record<string, string> = ENV): Promise<Result>
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
+/**
+ * The same commands in this process (runCli is what the bin runs after reading .env): each spawned
+ * command costs a Node start with the TypeScript loader, so the process path is tested by the
+ * commands that need it (the bin, .env, the lock held by another process) and the rest run here,
+ * with the environment .env gives the spawned ones.
+ */
+const IN_PROCESS_ENV = { DATA_DIR: dataDir, OPERATOR_API_KEY: OPERATOR_KEY, ...ENV };
+async function run(args: string[], env: Record<string, string> = IN_PROCESS_ENV): Promise<Result> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { out: (l) => (stdout += `${l}\n`), err: (l) => (stderr += `${l}\n`) }, env);
+  return { code, stdout, stderr };
+}
+
 describe('the operator CLI on the embedded database', () => {
   let mediaId: string;
   let adminKey: string;
@@ -78,7 +93,7 @@ describe('the operator CLI on the embedded database', () => {
     expect(first.stderr).toBe('');
     expect(lines(first.stdout)).toEqual([`migrations applied: ${MIGRATIONS} (pglite)`]);
     expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
-    const again = await cli(['db', 'migrate']);
+    const again = await run(['db', 'migrate']);
     expect(lines(again.stdout)).toEqual(['migrations applied: 0 (pglite)']);
   }, 90_000);
 
@@ -90,7 +105,7 @@ describe('the operator CLI on the embedded database', () => {
   }, 60_000);
 
   it('media create prints the new media and its first admin key, once', async () => {
-    const res = await cli(['media', 'create', '--name', 'Daily Planet', '--locales', 'en, fr', '--default-locale', 'fr']);
+    const res = await run(['media', 'create', '--name', 'Daily Planet', '--locales', 'en, fr', '--default-locale', 'fr']);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const out = lines(res.stdout);
@@ -105,11 +120,11 @@ describe('the operator CLI on the embedded database', () => {
   }, 60_000);
 
   it('media list shows it, in the API wire shape with --json', async () => {
-    const text = await cli(['media', 'list']);
+    const text = await run(['media', 'list']);
     expect(text.code).toBe(0);
     expect(lines(text.stdout)).toEqual([`${mediaId}  en,fr (default fr)  Daily Planet`]);
 
-    const json = await cli(['media', 'list', '--json', '--limit', '5']);
+    const json = await run(['media', 'list', '--json', '--limit', '5']);
     expect(json.code).toBe(0);
     const body = JSON.parse(json.stdout);
     expect(body.next).toBeNull();
@@ -120,7 +135,7 @@ describe('the operator CLI on the embedded database', () => {
   }, 60_000);
 
   it('key create makes a key of that media (shown once) and key revoke revokes it; an unknown id fails in one line', async () => {
-    const made = await cli(['key', 'create', '--media', mediaId, '--name', 'CI', '--role', 'editor', '--json']);
+    const made = await run(['key', 'create', '--media', mediaId, '--name', 'CI', '--role', 'editor', '--json']);
     expect(made.code).toBe(0);
     const key = JSON.parse(made.stdout);
     expect(Object.keys(key).sort()).toEqual(
@@ -129,11 +144,11 @@ describe('the operator CLI on the embedded database', () => {
     expect(key).toMatchObject({ name: 'CI', role: 'editor', revoked_at: null, prefix: key.key.slice(0, 8) });
     revokedKey = key.key;
 
-    const revoked = await cli(['key', 'revoke', key.id]);
+    const revoked = await run(['key', 'revoke', key.id]);
     expect(revoked.code).toBe(0);
     expect(lines(revoked.stdout)).toEqual([expect.stringMatching(new RegExp(`^revoked key ${key.id} of media ${mediaId} \\(at \\d{4}-.+Z\\)$`))]);
 
-    const unknown = await cli(['key', 'revoke', '01900000-0000-7000-8000-000000000000']);
+    const unknown = await run(['key', 'revoke', '01900000-0000-7000-8000-000000000000']);
     expect(unknown.code).toBe(1);
     expect(lines(unknown.stderr)).toEqual(['key revoke: api key not found (api_key_not_found)']);
   }, 90_000);
@@ -158,8 +173,8 @@ describe('the operator CLI on the embedded database', () => {
     }
   }, 90_000);
 
-  it('openapi writes the document to stdout, with the operator API as OPERATOR_API_KEY is set (here by .env)', async () => {
-    const res = await cli(['openapi']);
+  it('openapi writes the document to stdout, with the operator API as OPERATOR_API_KEY is set', async () => {
+    const res = await run(['openapi']);
     expect(res.code).toBe(0);
     const doc = JSON.parse(res.stdout);
     expect(doc.openapi).toMatch(/^3\.1\./);
@@ -168,15 +183,15 @@ describe('the operator CLI on the embedded database', () => {
   }, 90_000);
 
   it('answers a wrong command line with one line and exit code 2, and --help with the usage', async () => {
-    const missing = await cli(['media', 'create', '--locales', 'en']);
+    const missing = await run(['media', 'create', '--locales', 'en']);
     expect(missing.code).toBe(2);
     expect(lines(missing.stderr)).toEqual(['media create: --name is required (media-publishing-service --help shows every command)']);
 
-    const unknown = await cli(['medias', 'make']);
+    const unknown = await run(['medias', 'make']);
     expect(unknown.code).toBe(2);
     expect(lines(unknown.stderr)).toEqual(['unknown command: medias make (media-publishing-service --help shows every command)']);
 
-    const help = await cli(['--help']);
+    const help = await run(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('media create --name <name> --locales <en,fr>');
   }, 90_000);
@@ -193,7 +208,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the operator CLI on PostgreSQL'
     } finally {
       await admin.end();
     }
-    const res = await cli(['db', 'migrate'], { ...ENV, DATABASE_URL: url });
+    const res = await run(['db', 'migrate'], { ...ENV, DATABASE_URL: url });
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     const [line, ...rest] = lines(res.stderr);

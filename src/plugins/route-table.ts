@@ -1,4 +1,4 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { z } from 'zod';
 import type { Permission } from '../shared/permissions.js';
 
@@ -18,6 +18,8 @@ export interface RouteEntry {
   hasUuidParam: boolean;
   /** Errors in another standard's shape than the envelope (the token endpoint: RFC 6749). */
   ownErrorFormat: boolean;
+  /** The schemas the route declared (zod), which the OpenAPI document is held against. */
+  schema: FastifySchema | undefined;
 }
 
 declare module 'fastify' {
@@ -48,6 +50,7 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
       readerRequired: route.config?.readerRequired ?? false,
       hasUuidParam,
       ownErrorFormat: route.config?.errorFormat !== undefined,
+      schema: route.schema,
     });
   }
 }
