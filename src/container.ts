@@ -35,7 +35,13 @@ export async function createServices(deps: {
       allowInsecureProviderUrls: deps.allowInsecureProviderUrls ?? false,
     }),
     publisher,
-    readerhub: createReaderhubServices({ db: deps.db, pager, topics: publisher.topics, favoriteRecords: { content: docs.contents.assertPublished } }),
+    readerhub: createReaderhubServices({
+      db: deps.db,
+      pager,
+      topics: publisher.topics,
+      favoriteRecords: { content: docs.contents.assertPublished },
+      imageExists: core.assets.imageByKey,
+    }),
   };
 }
 

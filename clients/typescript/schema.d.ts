@@ -2387,6 +2387,8 @@ export interface components {
             last_name?: string | null;
             other_name?: string | null;
             pronoun?: string | null;
+            /** @description The `file_key` of a live asset image of this media (a reader's upload answers it); 404 otherwise */
+            profile_image_key?: string | null;
             /** @description Initial {key, value} pairs */
             metadata?: components["schemas"]["ReaderProfileMetadataPairInput"][];
         };
@@ -2395,6 +2397,8 @@ export interface components {
             last_name?: string | null;
             other_name?: string | null;
             pronoun?: string | null;
+            /** @description The `file_key` of a live asset image of this media (a reader's upload answers it); 404 otherwise */
+            profile_image_key?: string | null;
         };
         ReaderProfileMetadataReplaceInput: {
             /** @description The complete set of pairs; pairs not listed are removed */
@@ -3473,6 +3477,8 @@ export interface components {
             last_name: string | null;
             other_name: string | null;
             pronoun: string | null;
+            /** @description An asset image's `file_key` in this media, served at `/assets/{file_key}` */
+            profile_image_key: string | null;
             metadata: {
                 key: string;
                 value: string;
@@ -13676,6 +13682,7 @@ export interface operations {
                  *       "last_name": "Example last name",
                  *       "other_name": "Example other name",
                  *       "pronoun": "Example pronoun",
+                 *       "profile_image_key": "Example profile image key",
                  *       "metadata": [
                  *         {
                  *           "key": "Example key",
@@ -13819,7 +13826,8 @@ export interface operations {
                  *       "first_name": "Example first name",
                  *       "last_name": "Example last name",
                  *       "other_name": "Example other name",
-                 *       "pronoun": "Example pronoun"
+                 *       "pronoun": "Example pronoun",
+                 *       "profile_image_key": "Example profile image key"
                  *     }
                  */
                 "application/json": components["schemas"]["ReaderProfileUpdateInput"];

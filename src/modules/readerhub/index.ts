@@ -6,7 +6,7 @@ import type { TopicsService } from '../publisher/index.js';
 import { accountsBackofficeRoutes } from './accounts/accounts.backoffice.routes.js';
 import { accountsReaderRoutes, verifyReaderRoutes } from './accounts/accounts.reader.routes.js';
 import { createAccountsRepository } from './accounts/accounts.repository.js';
-import { createAccountsService } from './accounts/accounts.service.js';
+import { type ImageCheck, createAccountsService } from './accounts/accounts.service.js';
 import type { ReaderRow } from './accounts/accounts.table.js';
 import { devicesReaderRoutes } from './devices/devices.reader.routes.js';
 import { devicesRepository } from './devices/devices.repository.js';
@@ -44,9 +44,11 @@ export function createReaderhubServices(deps: {
   topics: TopicsService;
   /** Checks that a favorite's record exists for the reader, per kind (contents: docs). */
   favoriteRecords?: FavoriteRecords;
+  /** Checks a profile image's file_key against the media's live asset images (core assets). */
+  imageExists?: ImageCheck;
 }) {
   const { db, pager, topics } = deps;
-  const accounts = createAccountsService({ db, repo: createAccountsRepository(pager) });
+  const accounts = createAccountsService({ db, repo: createAccountsRepository(pager), imageExists: deps.imageExists });
   return {
     accounts,
     entitlements: createEntitlementsService({ db, repo: createEntitlementsRepository(pager), accounts }),

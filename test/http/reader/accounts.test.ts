@@ -155,6 +155,7 @@ describe('the reader profile', () => {
       last_name: 'Lovelace',
       other_name: null,
       pronoun: 'she/her',
+      profile_image_key: null,
       metadata: [
         { key: 'newsletter', value: 'weekly' },
         { key: 'city', value: 'London' },

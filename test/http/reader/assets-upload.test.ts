@@ -117,3 +117,38 @@ describe('POST /api/media/v1/assets/images', () => {
     expect((await send(someoneElse, await png(31, 10, '#334455'))).statusCode).toBe(201);
   });
 });
+
+describe('the upload as the Reader profile image', () => {
+  it("is taken as profile_image_key by the reader's profile; an unknown, deleted or other media's key is a 404 that changes nothing; null clears it", async () => {
+    const { api } = await readers.signIn('portrait-owner');
+    const uploaded = await send(api, await jpeg(40, 40, '#663311'), 'face.jpg');
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const image = uploaded.json().data as { id: string; file_key: string };
+
+    const created = await api.post('/api/media/v1/accounts/me/profile', { first_name: 'Ida', profile_image_key: image.file_key });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().data).toMatchObject({ first_name: 'Ida', profile_image_key: image.file_key });
+
+    // Another media's image, with the same kind of key: not this media's.
+    const other = await seedMedia(ctx.app);
+    const otherBytes = await png(20, 20, '#101010');
+    const { payload, headers } = fileForm(otherBytes, 'other.png', 'image/png');
+    const otherFile = await client(ctx.app, other.keys.admin).post('/core/v2/assets', payload, headers);
+    expect(otherFile.statusCode, otherFile.body).toBe(201);
+    const otherKey = otherFile.json().data.file_key as string;
+    expect((await client(ctx.app, other.keys.admin).post('/core/v2/assets/images', { file_key: otherKey, name: 'Other' })).statusCode).toBe(201);
+
+    // A key nobody uploaded, the other media's, and this media's image once deleted: 404, profile unchanged.
+    const deletedBytes = await jpeg(30, 30, '#aa00aa');
+    const doomed = (await send(api, deletedBytes, 'old.jpg')).json().data as { id: string; file_key: string };
+    expect((await client(ctx.app, media.keys.admin).delete(`/core/v2/assets/images/${doomed.id}`)).statusCode).toBe(204);
+    for (const key of [`${media.mediaId}_${'0'.repeat(64)}.jpg`, otherKey, doomed.file_key]) {
+      expectError(await api.patch('/api/media/v1/accounts/me/profile', { first_name: 'Changed', profile_image_key: key }), 404, 'asset_image_not_found');
+    }
+    expect((await api.get('/api/media/v1/accounts/me/profile')).json().data).toMatchObject({ first_name: 'Ida', profile_image_key: image.file_key });
+
+    const cleared = await api.patch('/api/media/v1/accounts/me/profile', { profile_image_key: null });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().data).toMatchObject({ first_name: 'Ida', profile_image_key: null });
+  });
+});

@@ -22,6 +22,7 @@ export const toReaderProfile = (row: ProfileWithMetadata) => ({
   last_name: row.lastName,
   other_name: row.otherName,
   pronoun: row.pronoun,
+  profile_image_key: row.profileImageKey,
   metadata: row.metadata,
   inserted_at: iso(row.insertedAt),
   updated_at: iso(row.updatedAt),

@@ -44,6 +44,7 @@ export const profileSchema = z
     last_name: z.string().nullable(),
     other_name: z.string().nullable(),
     pronoun: z.string().nullable(),
+    profile_image_key: z.string().nullable().describe("An asset image's `file_key` in this media, served at `/assets/{file_key}`"),
     metadata: z.array(z.object({ key: z.string(), value: z.string() })),
     inserted_at: isoTimestamp,
     updated_at: isoTimestamp,
@@ -55,6 +56,14 @@ const profileFields = {
   last_name: personName.optional(),
   other_name: personName.optional(),
   pronoun: z.string().trim().max(50).nullable().optional(),
+  profile_image_key: z
+    .string()
+    .trim()
+    .min(1)
+    .max(300)
+    .nullable()
+    .optional()
+    .describe("The `file_key` of a live asset image of this media (a reader's upload answers it); 404 otherwise"),
 };
 
 export const profileCreateBody = z

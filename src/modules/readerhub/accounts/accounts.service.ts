@@ -27,10 +27,21 @@ const profileFields = (input: ProfileUpdate) => ({
   ...(input.last_name !== undefined && { lastName: input.last_name }),
   ...(input.other_name !== undefined && { otherName: input.other_name }),
   ...(input.pronoun !== undefined && { pronoun: input.pronoun }),
+  ...(input.profile_image_key !== undefined && { profileImageKey: input.profile_image_key }),
 });
 
-export function createAccountsService(deps: { db: Db; repo: AccountsRepository }) {
+/** Answers when `fileKey` is a live asset image of the context's media, throws its 404 otherwise (core assets). */
+export type ImageCheck = (ctx: RequestContext, fileKey: string) => Promise<unknown>;
+
+export function createAccountsService(deps: { db: Db; repo: AccountsRepository; imageExists?: ImageCheck }) {
   const { db, repo } = deps;
+
+  /** A profile image must be an image of the reader's media, checked before anything is written. */
+  const checkImage = async (ctx: RequestContext, key: string | null | undefined) => {
+    if (key == null) return;
+    if (!deps.imageExists) throw new Error('profile images need the assets service');
+    await deps.imageExists(ctx, key);
+  };
 
   const loadProfile = async (readerId: string, tx: Executor = db) => {
     const row = await repo.findProfile(tx, readerId);
@@ -74,7 +85,8 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepository }
 
     getProfile: (_ctx: RequestContext, reader: ReaderRow) => loadProfile(reader.id),
 
-    async createProfile(_ctx: RequestContext, reader: ReaderRow, input: ProfileCreate) {
+    async createProfile(ctx: RequestContext, reader: ReaderRow, input: ProfileCreate) {
+      await checkImage(ctx, input.profile_image_key);
       return db.transaction(async (tx) => {
         const id = await repo.insertProfile(tx, {
           readerId: reader.id,
@@ -82,6 +94,7 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepository }
           lastName: input.last_name ?? null,
           otherName: input.other_name ?? null,
           pronoun: input.pronoun ?? null,
+          profileImageKey: input.profile_image_key ?? null,
         });
         if (!id) throw readerhubErrors.profileExists();
         if (input.metadata?.length) await repo.replaceMetadata(tx, id, input.metadata);
@@ -89,7 +102,8 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepository }
       });
     },
 
-    async updateProfile(_ctx: RequestContext, reader: ReaderRow, patch: ProfileUpdate) {
+    async updateProfile(ctx: RequestContext, reader: ReaderRow, patch: ProfileUpdate) {
+      await checkImage(ctx, patch.profile_image_key);
       return db.transaction(async (tx) => {
         const id = await repo.lockProfile(tx, reader.id);
         if (!id) throw readerhubErrors.profileNotFound();

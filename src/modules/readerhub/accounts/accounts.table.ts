@@ -42,6 +42,8 @@ export const readerProfiles = pgTable('reader_profiles', {
   lastName: text('last_name'),
   otherName: text('other_name'),
   pronoun: text('pronoun'),
+  /** An asset image's file_key in the reader's media (the reader's own upload, usually). */
+  profileImageKey: text('profile_image_key'),
   ...timestamps(),
 });
 

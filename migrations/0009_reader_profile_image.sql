@@ -1,0 +1,1 @@
+ALTER TABLE "reader_profiles" ADD COLUMN "profile_image_key" text;
