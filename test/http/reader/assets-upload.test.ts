@@ -4,6 +4,7 @@ import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 import { type JwksTestProvider, startJwksProvider } from '../../setup/identity-providers.js';
 import { clientToken, readerClient, readersOf, registerClient, registerProvider } from '../../setup/reader.js';
+import sharp from 'sharp';
 import { SVG, fileForm, jpeg, noisePng, png, sha256, tempDir } from '../../assets/fixtures.js';
 
 const READER_UPLOAD_LIMIT = 50_000;
@@ -115,6 +116,36 @@ describe('POST /api/media/v1/assets/images', () => {
     expect((await api.get('/api/media/v1/oauth/userinfo')).statusCode).toBe(200);
     const { api: someoneElse } = await readers.signIn('uploader-calm');
     expect((await send(someoneElse, await png(31, 10, '#334455'))).statusCode).toBe(201);
+  });
+});
+
+describe("a reader's photo with metadata", () => {
+  it('is stored and served without its EXIF (GPS position, camera), upright, and keyed by the bytes kept', async () => {
+    const { api } = await readers.signIn('uploader-gps');
+    const photo = await sharp({ create: { width: 60, height: 30, channels: 3, background: '#446688' } })
+      .withMetadata({ orientation: 6 })
+      .withExifMerge({
+        IFD0: { Make: 'PhoneMaker', Model: 'Phone 9' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 300/100' },
+      })
+      .jpeg()
+      .toBuffer();
+    expect(photo.includes(Buffer.from('PhoneMaker'))).toBe(true);
+    expect((await sharp(photo).metadata()).orientation).toBe(6);
+
+    const res = await send(api, photo, 'holiday.jpg');
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json().data as { file_key: string; file_hash: string };
+    const served = await ctx.app.inject({ method: 'GET', url: `/assets/${data.file_key}` });
+    expect(served.statusCode).toBe(200);
+    const kept = served.rawPayload;
+    const meta = await sharp(kept).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(kept.includes(Buffer.from('PhoneMaker'))).toBe(false);
+    // Orientation 6 applied: 60 x 30 stored as 30 x 60, a JPEG still.
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'jpeg', width: 30, height: 60 });
+    expect(data.file_hash).toBe(sha256(kept));
+    expect(data.file_key).toBe(`${media.mediaId}_${sha256(kept)}.jpg`);
   });
 });
 

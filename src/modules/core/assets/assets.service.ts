@@ -7,7 +7,7 @@ import type { PagingQuery } from '../../../shared/schemas.js';
 import { coreErrors } from '../core.errors.js';
 import type { TenancyService } from '../tenancy/tenancy.service.js';
 import { type AssetDelivery, originalKey } from './assets.delivery.js';
-import { EXTENSIONS, type Gravity, inspect } from './assets.images.js';
+import { EXTENSIONS, type Gravity, inspect, withoutMetadata } from './assets.images.js';
 import { type AssetsRepository, imageAggregate } from './assets.repository.js';
 import type { AssetImageCreate, AssetImageLocaleInput, AssetImageUpdate } from './assets.schemas.js';
 import type { Storage } from './storage/index.js';
@@ -174,7 +174,10 @@ export function createAssetsService(deps: {
      * over it, with the credit and the plain-text caption in the media's default language.
      */
     async uploadForReader(ctx: RequestContext, input: { bytes: Buffer; filename: string; name?: string | undefined; credit?: string | undefined; caption?: string | undefined }) {
-      const { row: asset } = await upload(ctx, input.bytes);
+      // A reader's photo is published as uploaded: its metadata (GPS position, camera) goes first.
+      const { type } = await limiter.run(() => inspect(input.bytes));
+      const bytes = await limiter.run(() => withoutMetadata(input.bytes, type));
+      const { row: asset } = await upload(ctx, bytes);
       const media = await tenancy.getMedia(ctx.mediaId);
       const caption = input.caption ? { html: escapeHtml(input.caption), text: input.caption } : null;
       const locales = input.credit || caption ? [{ locale: media.defaultLocale, credit: input.credit ?? null, caption_html: caption }] : [];
