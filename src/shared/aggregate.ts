@@ -274,6 +274,26 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     return filter;
   };
 
+  /**
+   * The prepared lookup of live records by id (`find`: the placeholder `id`) or ids (`many`: the
+   * uuid[] placeholder `ids`) of the placeholder `owner`, in a view: built once per executor.
+   */
+  const lookup = (db: Executor, by: 'find' | 'many', view?: V) => {
+    const name = `${rootName}_${by}_${view ?? 'live'}`;
+    const hit = statements.get<AggregateRow<R, P>>(db, name);
+    if (hit) return hit;
+    const byId = by === 'find' ? sql`${rootId} = ${sql.placeholder('id')}` : sql`${rootId} = any(${sql.placeholder('ids')}::uuid[])`;
+    return statements.set(
+      db,
+      name,
+      db
+        .select(columns)
+        .from(root as PgTable)
+        .where(sql`${byId} and ${pageFilter(view, undefined)}`)
+        .prepare(name),
+    );
+  };
+
   const ownedBy = (id: string, ownerId: string) => sql`${rootId} = ${id} and ${options.owner} = ${ownerId}`;
 
   return {
@@ -293,23 +313,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
      * primary-key lookup, one statement whatever the depth.
      */
     async find(db: Executor, id: string, ownerId: string, view?: V): Promise<AggregateRow<R, P> | undefined> {
-      const name = `${rootName}_find_${view ?? 'live'}`;
-      const statement =
-        statements.get(db, name) ??
-        statements.set(
-          db,
-          name,
-          db
-            .select(columns)
-            .from(root as PgTable)
-            .where(
-              sql`${rootId} = ${sql.placeholder('id')} and ${options.owner} = ${sql.placeholder('owner')} and ${live}${
-                view ? sql` and ${options.views![view]}` : sql``
-              }`,
-            )
-            .prepare(name),
-        );
-      const [row] = await rowsAsSelected(statement, { id, owner: ownerId });
+      const [row] = await rowsAsSelected(lookup(db, 'find', view), { id, owner: ownerId });
       return row as AggregateRow<R, P> | undefined;
     },
 
@@ -319,22 +323,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
      * travel as one uuid[] parameter).
      */
     async findMany(db: Executor, ids: string[], ownerId: string, view?: V): Promise<AggregateRow<R, P>[]> {
-      const name = `${rootName}_many_${view ?? 'live'}`;
-      const statement =
-        statements.get(db, name) ??
-        statements.set(
-          db,
-          name,
-          db
-            .select(columns)
-            .from(root as PgTable)
-            .where(
-              sql`${rootId} = any(${sql.placeholder('ids')}::uuid[]) and ${options.owner} = ${sql.placeholder('owner')} and ${live}${
-                view ? sql` and ${options.views![view]}` : sql``
-              }`,
-            )
-            .prepare(name),
-        );
+      const statement = lookup(db, 'many', view);
       return (await rowsAsSelected(statement, { ids, owner: ownerId })) as AggregateRow<R, P>[];
     },
 
