@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { migrationsFolder } from '../src/db/migrate.js';
 import { testConfig } from './setup/app.js';
 import { ISO_MS, UUID } from './setup/expect.js';
 import { client } from './setup/factories.js';
+import { killSpawned, spawnNode } from './setup/processes.js';
 import { withDatabase } from './setup/global-setup.js';
 
 // The operator CLI as an operator runs it: the package's bin, in a process (group) of its own,
@@ -29,17 +29,7 @@ const dataDir = join(cwd, 'from-env-file');
 const ENV = { RATE_LIMIT_OPERATOR: '5' };
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-const running = new Set<ChildProcess>();
-afterEach(() => {
-  for (const child of running) {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // exited already
-    }
-  }
-  running.clear();
-});
+afterEach(killSpawned);
 
 interface Result {
   code: number | null;
@@ -47,24 +37,10 @@ interface Result {
   stderr: string;
 }
 
-function cli(args: string[], env: Record<string, string> = ENV): Promise<Result> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  running.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += String(d)));
-  child.stderr!.on('data', (d) => (stderr += String(d)));
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      running.delete(child);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+async function cli(args: string[], env: Record<string, string> = ENV): Promise<Result> {
+  const proc = spawnNode([BIN, ...args], { cwd, env });
+  const code = await proc.exited;
+  return { code, stdout: proc.stdout(), stderr: proc.stderr() };
 }
 
 const lines = (text: string) => text.split('\n').filter(Boolean);

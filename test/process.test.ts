@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { withDatabase } from './setup/global-setup.js';
+import { freePort, killSpawned, spawnNode } from './setup/processes.js';
 
 // The server process itself (src/main.ts): configuration, migrations, bootstrap, signals.
 const dataDir = mkdtempSync(join(tmpdir(), 'mps-process-'));
@@ -13,46 +13,11 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 // Node itself runs the server (tsx as a loader, not as a wrapper process), in a process group of
 // its own: whatever a test does, no server outlives it.
-const running = new Set<ChildProcess>();
-const killGroup = (child: ChildProcess) => {
-  try {
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    // the group is gone already
-  }
-};
-afterEach(() => {
-  for (const child of running) killGroup(child);
-  running.clear();
-});
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+afterEach(killSpawned);
 
 function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  running.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += String(d)));
-  child.stderr!.on('data', (d) => (stderr += String(d)));
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
-  return { child, exited, out: () => stdout, err: () => stderr };
+  const proc = spawnNode(['--import', 'tsx', 'src/main.ts'], { env });
+  return { child: proc.child, exited: proc.exited, out: proc.stdout, err: proc.stderr, kill: proc.kill };
 }
 
 // A start (initdb, migrations, transpiling src/) took 35 s on a loaded 2-core machine.
@@ -92,7 +57,7 @@ describe('the server process', () => {
       expect(await proc.exited).toBe(0);
       expect(proc.out()).toContain('shutting down');
     } finally {
-      killGroup(proc.child);
+      proc.kill();
     }
   }, 120_000);
 });
@@ -126,7 +91,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes starting t
       for (const proc of procs) proc.child.kill('SIGTERM');
       expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0]);
     } finally {
-      for (const proc of procs) killGroup(proc.child);
+      for (const proc of procs) proc.kill();
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
     }

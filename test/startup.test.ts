@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../src/db/migrate.js';
 import { withDatabase } from './setup/global-setup.js';
+import { freePort, killSpawned, spawnNode } from './setup/processes.js';
 
 // The server's start as a user meets it: `.env` in the working directory, the port checked before
 // anything is made, each phase logged, one process per embedded data directory. Every server runs
@@ -23,55 +24,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const freshDir = (name: string) => join(root, `${name}-${n++}`);
 
-const running = new Set<ChildProcess>();
-const killGroup = (child: ChildProcess) => {
-  try {
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    // gone already
-  }
-};
 const blockers: Server[] = [];
 afterEach(async () => {
-  for (const child of running) killGroup(child);
-  running.clear();
+  killSpawned();
   await Promise.all(blockers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-function start(cwd: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  running.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += String(d)));
-  child.stderr!.on('data', (d) => (stderr += String(d)));
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
-  const logs = () =>
-    stdout
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg: string; ms?: number; applied?: number; pid?: number });
-  return { child, exited, logs, stderr: () => stderr };
-}
+const start = (cwd: string, env: Record<string, string>) => spawnNode(['--import', TSX, MAIN], { cwd, env });
 
 async function waitForHealth(port: number, child: ChildProcess, timeoutMs = 60_000) {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && child.exitCode === null; ) {
@@ -119,7 +78,7 @@ describe('starting the server', () => {
     const phases = first.logs().filter((l) => ['starting', 'database open', `migrations applied: ${MIGRATIONS}`, 'listening'].includes(l.msg));
     expect(phases.map((l) => l.msg)).toEqual(['starting', 'database open', `migrations applied: ${MIGRATIONS}`, 'listening']);
     expect(phases[2]!.applied).toBe(MIGRATIONS);
-    const times = phases.map((l) => l.ms!);
+    const times = phases.map((l) => l.ms as number);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(readFileSync(`${join(dataDir, 'pglite')}.lock`, 'utf8')).toContain(`"pid":${first.child.pid}`);
 

@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { type Agent, request } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort, spawnNode } from '../setup/processes.js';
 
 /** The server process (src/main.ts) in a process group of its own, so that nothing outlives a test. */
 export interface ServerProcess {
@@ -14,41 +14,12 @@ export interface ServerProcess {
   kill: () => void;
 }
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+export { freePort };
 
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += String(d)));
-  child.stderr!.on('data', (d) => (stderr += String(d)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const logs = () =>
-    stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const kill = () => {
-    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
-  return { child, port, exited, logs, stderr: () => stderr, kill };
+  const proc = spawnNode(['--import', 'tsx', 'src/main.ts'], { env: { PORT: String(port), LOG_LEVEL: 'info', ...env } });
+  return { child: proc.child, port, exited: proc.exited, logs: proc.logs, stderr: proc.stderr, kill: proc.kill };
 }
 
 export async function waitForReady(server: ServerProcess, timeoutMs = 60_000): Promise<void> {

@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A port nothing listens on right now (the kernel's choice, released at once). */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/** A Node process of the service (the server, the CLI), in a process group of its own. */
+export interface Spawned {
+  child: ChildProcess;
+  /** The exit code once the process has exited and its output is read in full. */
+  exited: Promise<number | null>;
+  stdout: () => string;
+  stderr: () => string;
+  /** The JSON log lines written to stdout so far. */
+  logs: () => Array<Record<string, unknown> & { msg: string }>;
+  /** SIGKILL to the whole group; safe to call twice. */
+  kill: () => void;
+}
+
+const running = new Set<Spawned>();
+
+/**
+ * Kills every process spawned and still running, with its group. A file that spawns calls
+ * `afterEach(killSpawned)` itself (this module is loaded once per worker, not once per file).
+ */
+export function killSpawned(): void {
+  for (const proc of running) proc.kill();
+  running.clear();
+}
+
+/**
+ * Runs `node <args>` with only `env` (plus PATH and HOME) in a process group of its own, so that
+ * `killSpawned` takes its children too: whatever a test does, nothing outlives it.
+ */
+export function spawnNode(args: string[], options: { env: Record<string, string>; cwd?: string }): Spawned {
+  const child = spawn(process.execPath, args, {
+    ...(options.cwd && { cwd: options.cwd }),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += String(d)));
+  child.stderr!.on('data', (d) => (stderr += String(d)));
+  const kill = () => {
+    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+  };
+  const proc: Spawned = {
+    child,
+    exited: new Promise((resolve) =>
+      child.on('close', (code) => {
+        running.delete(proc);
+        resolve(code);
+      }),
+    ),
+    stdout: () => stdout,
+    stderr: () => stderr,
+    logs: () =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown> & { msg: string }),
+    kill,
+  };
+  running.add(proc);
+  return proc;
+}
