@@ -32,6 +32,9 @@ const FLOOR_BY_ID = 'floor: content by id';
 const BY_ID = 'content by id with blocks (reader)';
 const SEARCH = `contents search "${COMMON_WORD}" (${SEARCH_CONNECTIONS} conn.)`;
 
+/** The scenarios this file adds, so that `BENCH_ONLY` can skip the seeding when it picks none of them. */
+export const CONTENTS_SCENARIOS = [LIST, DEEP, BY_ID, SEARCH];
+
 // Vocabularies without the common word: body text never matches it, so a search finds the
 // titles that carry it (about 2 %) and ranks those, as a real common-word search does.
 const EN = ['city', 'council', 'vote', 'river', 'school', 'market', 'festival', 'storm', 'team', 'season', 'museum', 'bridge', 'train',

@@ -14,12 +14,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { type App, buildApp } from '../src/app.js';
+import type * as AppModule from '../src/app.js';
+import type { App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { systemContext } from '../src/shared/http/route.js';
 import { prepareAssetsBench } from './assets.js';
-import { prepareContentsBench } from './contents.js';
+import { CONTENTS_SCENARIOS, prepareContentsBench } from './contents.js';
 import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
 import type { LoadReply, LoadResult, LoadScenario } from './load.js';
@@ -225,6 +226,14 @@ async function main() {
   const bench: BenchDatabase = await openBenchDatabase(databaseUrl);
   closers.push({ name: 'bench database', close: bench.dispose });
   const rssWithDatabase = rssMb();
+  // BENCH_RUNTIME=dist measures the compiled service that the image runs (`npm run build` first);
+  // by default the TypeScript sources through tsx, as `npm start` runs them (tsx wraps each
+  // function made at run time in a `__name` call, which the compiled code has not).
+  const { buildApp } =
+    process.env.BENCH_RUNTIME === 'dist'
+      ? ((await import(new URL('../dist/app.js', import.meta.url).href)) as typeof AppModule)
+      : await import('../src/app.js');
+  console.log(`Service: ${process.env.BENCH_RUNTIME === 'dist' ? 'compiled (dist/, node)' : 'TypeScript sources through tsx'}`);
   const app = await buildApp({ config, database: bench.database, logger: createLogger(config) });
   // app.close() also closes the database (onClose hook).
   closers.push({ name: 'app', close: () => app.close() });
@@ -298,7 +307,8 @@ async function main() {
   closers.push({ name: 'assets floor', close: assets.close });
 
   // Contents (issue 10) on PostgreSQL only: 50,000 of them would take PGlite minutes to seed.
-  const contents = databaseUrl
+  const onlyPattern = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+  const contents = databaseUrl && (!onlyPattern || CONTENTS_SCENARIOS.some((name) => onlyPattern.test(name)))
     ? await prepareContentsBench({ app, query: bench.query, driver: bench.driver, mediaId: media.id, workspaceId: workspace.id, appUrl, bearer, host: HOST })
     : undefined;
   if (contents) closers.push({ name: 'contents floor', close: contents.close });
@@ -358,7 +368,7 @@ async function main() {
 
   // BENCH_ONLY=<regex> runs the matching scenarios and the floors they are measured against
   // (for a profile of one path: node --cpu-prof --import tsx bench/run.ts).
-  const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+  const only = onlyPattern;
   if (only) {
     const kept = new Set(plan.filter((s) => only.test(s.name)).flatMap((s) => [s.name, ...(s.floor ? [s.floor] : [])]));
     plan.splice(0, plan.length, ...plan.filter((s) => kept.has(s.name)));
@@ -404,7 +414,7 @@ async function main() {
   printTargets(rows, rssAtEnd, rssWithDatabase - rssAtStart);
   assets.report(rows);
   if (contents) contents.report(rows);
-  else console.log('\nContents (issue 10): PostgreSQL only (set DATABASE_URL)');
+  else console.log(databaseUrl ? '\nContents (issue 10): not picked by BENCH_ONLY' : '\nContents (issue 10): PostgreSQL only (set DATABASE_URL)');
   const firstCpu = rows.find((r) => r.name === 'floor: list first page')?.cpuUsPerRequest ?? 0;
   const deepCpu = rows.find((r) => r.name === 'floor: list deep page')?.cpuUsPerRequest ?? 0;
   console.log(`  floor honesty: deep page ${fmt(deepCpu)} us vs first page ${fmt(firstCpu)} us (${fmt((100 * deepCpu) / Math.max(firstCpu, 1))} %; the same work, so about 100 %)`);

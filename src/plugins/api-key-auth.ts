@@ -28,18 +28,15 @@ function presentedKey(req: FastifyRequest): string | undefined {
  * permission is refused to everyone (and the Backoffice tree refuses to register it).
  */
 export function apiKeyAuth(authenticate: Authenticate, failures: AuthFailureThrottle): onRequestHookHandler {
-  const refuse = async (ip: string, error: AppError) => {
-    await failures.fail(ip);
-    return error;
+  const principalOf = async (req: FastifyRequest): Promise<KeyPrincipal> => {
+    const secret = presentedKey(req);
+    if (!secret) throw new AppError(401, 'missing_api_key', 'the x-api-key header is required');
+    const principal = secret.length > 256 ? null : await authenticate(secret);
+    if (!principal) throw new AppError(401, 'invalid_api_key', 'the API key is unknown, revoked or expired');
+    return principal;
   };
   return async (req) => {
-    // Without Redis the check is synchronous: no promise on the hot path.
-    const pending = failures.check(req.ip);
-    if (pending) await pending;
-    const secret = presentedKey(req);
-    if (!secret) throw await refuse(req.ip, new AppError(401, 'missing_api_key', 'the x-api-key header is required'));
-    const principal = secret.length > 256 ? null : await authenticate(secret);
-    if (!principal) throw await refuse(req.ip, new AppError(401, 'invalid_api_key', 'the API key is unknown, revoked or expired'));
+    const principal = await failures.guard(req.ip, principalOf, req);
     const permission: Permission | undefined = req.routeOptions.config.permission;
     if (!permission || !can(principal.role, permission)) {
       throw new AppError(403, 'forbidden', `this key's role (${principal.role}) lacks the permission ${permission ?? 'for this route'}`);

@@ -63,29 +63,48 @@ export function createAuthFailureThrottle(max: number, redis?: Redis) {
     clean.set(ip, true);
   };
 
+  /** Refuses an IP that failed too often in the last minute, before any work is done. */
+  const check = (ip: string): void | Promise<void> => {
+    const until = blocked.get(ip);
+    if (until !== undefined) throw refused(until - Date.now());
+    if (!redis) {
+      if ((failures.get(ip) ?? 0) >= max) throw refused();
+      return;
+    }
+    if (clean.has(ip)) return;
+    return checkShared(ip, redis);
+  };
+
+  const fail = async (ip: string): Promise<void> => {
+    failLocally(ip);
+    if (!redis) return;
+    clean.delete(ip);
+    const key = KEY_PREFIX + ip;
+    try {
+      // The window starts at the first failure, as in the local count.
+      const [, count, ttl] = await replies(redis.multi().set(key, 0, 'PX', WINDOW_MS, 'NX').incr(key).pttl(key));
+      block(ip, Number(count), Number(ttl) > 0 ? Number(ttl) : WINDOW_MS);
+    } catch {
+      // Counted locally above.
+    }
+  };
+
   return {
-    /** Refuses an IP that failed too often in the last minute, before any work is done. */
-    check(ip: string): void | Promise<void> {
-      const until = blocked.get(ip);
-      if (until !== undefined) throw refused(until - Date.now());
-      if (!redis) {
-        if ((failures.get(ip) ?? 0) >= max) throw refused();
-        return;
-      }
-      if (clean.has(ip)) return;
-      return checkShared(ip, redis);
-    },
-    async fail(ip: string): Promise<void> {
-      failLocally(ip);
-      if (!redis) return;
-      clean.delete(ip);
-      const key = KEY_PREFIX + ip;
+    check,
+    fail,
+    /**
+     * A credential check under the throttle: an address that failed too often is refused before
+     * any work, and a refused credential (a 401) counts against it. `verify` is made once per
+     * hook, not per request, and gets `arg` (the request).
+     */
+    async guard<A, T>(ip: string, verify: (arg: A) => Promise<T> | T, arg: A): Promise<T> {
+      const pending = check(ip);
+      if (pending) await pending;
       try {
-        // The window starts at the first failure, as in the local count.
-        const [, count, ttl] = await replies(redis.multi().set(key, 0, 'PX', WINDOW_MS, 'NX').incr(key).pttl(key));
-        block(ip, Number(count), Number(ttl) > 0 ? Number(ttl) : WINDOW_MS);
-      } catch {
-        // Counted locally above.
+        return await verify(arg);
+      } catch (err) {
+        if (err instanceof AppError && err.statusCode === 401) await fail(ip);
+        throw err;
       }
     },
   };

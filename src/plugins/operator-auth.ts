@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { onRequestHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../shared/errors.js';
 import type { AuthFailureThrottle } from './auth-failures.js';
 
@@ -19,19 +19,16 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  */
 export function operatorAuth(operatorKey: string, failures: AuthFailureThrottle): onRequestHookHandler {
   const expected = digest(operatorKey);
-  const refuse = async (ip: string, error: AppError) => {
-    await failures.fail(ip);
-    return error;
-  };
-  return async (req) => {
-    const pending = failures.check(req.ip);
-    if (pending) await pending;
+  const verify = (req: FastifyRequest): void => {
     const presented = req.headers['x-api-key'];
     if (typeof presented !== 'string' || presented === '') {
-      throw await refuse(req.ip, new AppError(401, 'missing_api_key', 'the x-api-key header is required'));
+      throw new AppError(401, 'missing_api_key', 'the x-api-key header is required');
     }
     if (!timingSafeEqual(digest(presented), expected)) {
-      throw await refuse(req.ip, new AppError(401, 'invalid_operator_key', 'the operator key is wrong'));
+      throw new AppError(401, 'invalid_operator_key', 'the operator key is wrong');
     }
+  };
+  return async (req) => {
+    await failures.guard(req.ip, verify, req);
   };
 }

@@ -1,4 +1,4 @@
-import type { onRequestHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../shared/errors.js';
 import { isUuid } from '../shared/ids.js';
 import type { AuthFailureThrottle } from './auth-failures.js';
@@ -27,6 +27,13 @@ export interface ReaderAuthDeps {
  * route's scope. Routes marked `anonymous` skip the token; `mediaOptional` the header.
  */
 export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
+  const bearerOf = (req: FastifyRequest): Promise<ReaderPrincipal> => {
+    const authorization = req.headers.authorization;
+    const match = authorization ? BEARER.exec(authorization) : null;
+    if (!match) throw authorization ? deps.errors.invalid() : deps.errors.missing();
+    const hint = req.headers['x-oauth-provider-id'];
+    return deps.verify(req.mediaId, match[1]!, typeof hint === 'string' ? hint : undefined);
+  };
   return async (req) => {
     const config = req.routeOptions.config;
     const header = req.headers['x-service-media-id'];
@@ -43,19 +50,7 @@ export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
     }
     if (config.anonymous) return;
 
-    const pending = deps.failures.check(req.ip);
-    if (pending) await pending;
-    const authorization = req.headers.authorization;
-    const match = authorization ? BEARER.exec(authorization) : null;
-    let principal: ReaderPrincipal;
-    try {
-      if (!match) throw authorization ? deps.errors.invalid() : deps.errors.missing();
-      const hint = req.headers['x-oauth-provider-id'];
-      principal = await deps.verify(req.mediaId, match[1]!, typeof hint === 'string' ? hint : undefined);
-    } catch (err) {
-      if (err instanceof AppError && err.statusCode === 401) await deps.failures.fail(req.ip);
-      throw err;
-    }
+    const principal = await deps.failures.guard(req.ip, bearerOf, req);
     if (config.scope && !principal.scopes.includes(config.scope)) throw deps.errors.insufficientScope(config.scope);
     if (config.readerRequired && principal.kind !== 'reader') throw deps.errors.readerRequired();
     req.bearer = principal;
