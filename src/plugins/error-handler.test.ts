@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
+import { AppError } from '../shared/errors.js';
 import { envelopeServerOptions, errorHandlerPlugin } from './error-handler.js';
 import { findBadText } from './text-rule.js';
 
@@ -116,5 +118,34 @@ describe('the router refusals', () => {
     const res = await app.inject({ method: 'POST', url: '/echo/%E0%A4%A', payload: {} });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: expect.any(String), code: 'bad_request' });
+  });
+});
+
+describe('the log line of a 503', () => {
+  it("names the database only when the database is the cause: the service's own back-pressure is 'service busy'", async () => {
+    const lines: Array<{ msg: string; code?: string; level: number }> = [];
+    const logged = Fastify({
+      loggerInstance: pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
+      ...envelopeServerOptions,
+    });
+    await logged.register(errorHandlerPlugin);
+    let next: unknown;
+    logged.get('/throw', async () => {
+      throw next;
+    });
+    await logged.ready();
+    try {
+      next = new AppError(503, 'transforms_busy', 'too many images are being resized right now; retry shortly');
+      expect((await logged.inject({ method: 'GET', url: '/throw' })).json()).toEqual({ error: expect.any(String), code: 'transforms_busy' });
+      next = drizzleError({ code: '08006' });
+      expect((await logged.inject({ method: 'GET', url: '/throw' })).json()).toEqual({ error: expect.any(String), code: 'database_unavailable' });
+      const warnings = lines.filter((l) => l.level === 40).map((l) => ({ msg: l.msg, code: l.code }));
+      expect(warnings).toEqual([
+        { msg: 'service busy', code: 'transforms_busy' },
+        { msg: 'database unavailable', code: undefined },
+      ]);
+    } finally {
+      await logged.close();
+    }
   });
 });

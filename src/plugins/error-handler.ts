@@ -196,7 +196,9 @@ export const errorHandlerPlugin = fp(
         const internal = { error: 'internal error', code: 'internal' };
         return reply.status(500).send(format ? format(internal, 500) : internal);
       }
-      if (appError.statusCode === 503) req.log.warn({ err: { message: withoutParams(err.message) } }, 'database unavailable');
+      if (appError.code === 'database_unavailable') req.log.warn({ err: { message: withoutParams(err.message) } }, 'database unavailable');
+      // Another 503 is the service's own back-pressure (too many image transforms waiting).
+      else if (appError.statusCode === 503) req.log.warn({ code: appError.code }, 'service busy');
       if (appError.headers) reply.headers(appError.headers);
       const body = envelope(appError);
       return reply.status(appError.statusCode).send(format ? format(body, appError.statusCode) : body);
