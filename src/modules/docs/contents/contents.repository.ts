@@ -1,6 +1,6 @@
 import { type SQL, and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
-import { type AggregateRow, aggregate, part } from '../../../shared/aggregate.js';
+import { type AggregateRow, type PartDefs, aggregate, part } from '../../../shared/aggregate.js';
 import { BLOCK_PART_COLUMNS, type BlockRow, blockComputed } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type Keyset, type Paginator, keyset, newestFirst } from '../../../shared/paging.js';
@@ -52,22 +52,21 @@ const categoriesPart = part(contentCategories, {
   columns: ['id', 'categoryId'],
 });
 
+/** A content's language entries, with the parts a reading needs below them (authors; blocks). */
+const localesWith = <P extends PartDefs>(parts: P) =>
+  part(contentLocales, { parent: contentLocales.contentId, match: ['locale'], columns: LOCALE_COLUMNS, computed: visualComputed, parts });
+
+/** What both readings of a content share: its owner, its 409 and what readers see. */
+const contentReading = { owner: contents.mediaId, conflict: docsErrors.contentConflict, views: { published: publishedNow } };
+
 /**
  * The whole content: language entries with their authors and blocks, categories, metadata.
  * Writes, delete and restore go through it; the Reader's by-id read serves its blocks.
  */
 export const contentAggregate = aggregate(contents, {
-  owner: contents.mediaId,
-  conflict: docsErrors.contentConflict,
-  views: { published: publishedNow },
+  ...contentReading,
   parts: {
-    locales: part(contentLocales, {
-      parent: contentLocales.contentId,
-      match: ['locale'],
-      columns: LOCALE_COLUMNS,
-      computed: visualComputed,
-      parts: { authors: authorsPart, blocks: blocksPart },
-    }),
+    locales: localesWith({ authors: authorsPart, blocks: blocksPart }),
     categories: categoriesPart,
     metadata: part(contentMetadata, { parent: contentMetadata.contentId, match: ['key'], position: 'position', columns: ['key', 'value'] }),
   },
@@ -75,18 +74,10 @@ export const contentAggregate = aggregate(contents, {
 
 /** The content as spec 2.7 shows it, without its blocks and metadata: the Backoffice's reads and every list. */
 export const contentRecord = aggregate(contents, {
+  ...contentReading,
   name: 'content_records',
-  owner: contents.mediaId,
-  conflict: docsErrors.contentConflict,
-  views: { published: publishedNow },
   parts: {
-    locales: part(contentLocales, {
-      parent: contentLocales.contentId,
-      match: ['locale'],
-      columns: LOCALE_COLUMNS,
-      computed: visualComputed,
-      parts: { authors: authorsPart },
-    }),
+    locales: localesWith({ authors: authorsPart }),
     categories: categoriesPart,
   },
 });
