@@ -6,6 +6,9 @@ import { profileTypesBackofficeRoutes } from './profile-types/profile-types.back
 import { profileTypesReaderRoutes } from './profile-types/profile-types.reader.routes.js';
 import { createProfileTypesService } from './profile-types/profile-types.service.js';
 
+export type { ProfileKind } from './profiles/profiles.kinds.js';
+export { liveProfileIds, publishedProfileLinks } from './profiles/profiles.lookup.js';
+
 export function createCommunityServices(deps: { db: Db; pager: Paginator }) {
   return {
     profileTypes: createProfileTypesService({ db: deps.db, repo: createProfileTypesRepository(deps.pager) }),

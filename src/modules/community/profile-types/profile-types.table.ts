@@ -1,5 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from '../../../db/columns.js';
+import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 
 /** What a community profile is (event, organization, person, project) and which contact fields it has. */
@@ -25,9 +26,13 @@ export const profileTypes = pgTable(
     hasStreet: boolean('has_street').notNull().default(false),
     hasLocation: boolean('has_location').notNull().default(false),
     ...timestamps(),
+    deletedAt: deletedAt(),
   },
   (t) => [
-    uniqueIndex('profile_types_media_key_uq').on(t.mediaId, t.key),
+    // A deleted type frees its key; restoring it while another took the key is a 409.
+    uniqueIndex('profile_types_media_key_live_uq')
+      .on(t.mediaId, t.key)
+      .where(sql`${t.deletedAt} is null`),
     index('profile_types_media_page_idx').on(t.mediaId, t.insertedAt.desc(), t.id.desc()),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "profiles_media_kind_id_idx" ON "profiles" USING btree ("media_id","kind","id") WHERE "profiles"."deleted_at" is null;
