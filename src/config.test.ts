@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       storageDir: './data/storage',
       logLevel: 'info',
       rateLimit: { backoffice: 1000, reader: 300, anonymous: 60, token: 20 },
+      publicApiSunset: new Date('2027-12-31T00:00:00.000Z'),
       authFailureLimit: 60,
       bodyLimit: 1024 * 1024,
       shutdownDelayMs: 0,
@@ -82,6 +83,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: '10.0.0.0/8, 192.168.1.1, fd00::/8',
       OPERATOR_API_KEY: 'o'.repeat(40),
       RATE_LIMIT_OPERATOR: '11',
+      PUBLIC_API_SUNSET: '2029-01-31',
     });
     expect(config).toEqual({
       env: 'production',
@@ -95,6 +97,7 @@ describe('loadConfig', () => {
       storageDir: '/srv/uploads',
       logLevel: 'warn',
       rateLimit: { backoffice: 5, reader: 6, anonymous: 7, token: 8 },
+      publicApiSunset: new Date('2029-01-31T00:00:00.000Z'),
       authFailureLimit: 9,
       bodyLimit: 2048,
       shutdownDelayMs: 5000,
@@ -191,5 +194,11 @@ describe('loadConfig', () => {
     const err = failure({ PORT: 'abc', LOG_LEVEL: 'loud' });
     expect(err.message.split('\n')).toHaveLength(1);
     expect(err.message).toMatch(/PORT|LOG_LEVEL/);
+  });
+
+  it('reads PUBLIC_API_SUNSET as a day (the Public answers\' Sunset), 2027-12-31 when unset, and refuses anything else', () => {
+    expect(loadConfig({}).publicApiSunset.toISOString()).toBe('2027-12-31T00:00:00.000Z');
+    expect(loadConfig({ PUBLIC_API_SUNSET: '2028-03-01' }).publicApiSunset.toISOString()).toBe('2028-03-01T00:00:00.000Z');
+    expect(failure({ PUBLIC_API_SUNSET: 'next year' }).message).toBe('Invalid configuration: PUBLIC_API_SUNSET must be a date (YYYY-MM-DD)');
   });
 });

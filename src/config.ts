@@ -100,6 +100,10 @@ const envSchema = z.object({
   RATE_LIMIT_BACKOFFICE: positiveInt(1000),
   RATE_LIMIT_READER: positiveInt(300),
   RATE_LIMIT_ANONYMOUS: positiveInt(60),
+  PUBLIC_API_SUNSET: z.iso
+    .date({ message: 'must be a date (YYYY-MM-DD)' })
+    .transform((day) => new Date(`${day}T00:00:00.000Z`))
+    .default(new Date('2027-12-31T00:00:00.000Z')),
   RATE_LIMIT_TOKEN: positiveInt(20),
   RATE_LIMIT_AUTH_FAILURES: positiveInt(60),
   BODY_LIMIT: positiveInt(1024 * 1024),
@@ -142,6 +146,8 @@ export interface Config {
   storageDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimit: { backoffice: number; reader: number; anonymous: number; token: number };
+  /** The day the deprecated Public API stops answering: its answers' `Sunset` header. */
+  publicApiSunset: Date;
   /** Failed authentications per IP and minute before further attempts are refused (429). */
   authFailureLimit: number;
   bodyLimit: number;
@@ -227,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       anonymous: e.RATE_LIMIT_ANONYMOUS,
       token: e.RATE_LIMIT_TOKEN,
     },
+    publicApiSunset: e.PUBLIC_API_SUNSET,
     authFailureLimit: e.RATE_LIMIT_AUTH_FAILURES,
     bodyLimit: e.BODY_LIMIT,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,

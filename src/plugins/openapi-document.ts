@@ -19,10 +19,14 @@ export const RESPONSE_HEADERS = {
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: integer },
   'RateLimit-Reset': { description: 'Seconds until the current window ends', schema: integer },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: integer },
-  Deprecation: { description: 'This operation is deprecated (`true`)', schema: { type: 'string', enum: ['true'] } },
+  Deprecation: {
+    description: 'Since when this operation is deprecated (RFC 9745): `@` and Unix seconds',
+    schema: { type: 'string', pattern: '^@\\d+$' },
+  },
   Sunset: { description: 'When this deprecated operation stops answering (an HTTP date)', schema: { type: 'string' } },
   Link: { description: 'The operation that replaces this one: `<path>; rel="successor-version"`', schema: { type: 'string' } },
   ETag: { description: 'The version of the representation, for `If-None-Match`', schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long shared caches and browsers may keep the answer', schema: { type: 'string' } },
 } as const;
 export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
 
@@ -112,7 +116,7 @@ export function finishDocument(doc: Document, options: FinishOptions): Document 
       const names: ResponseHeader[] = ['X-Request-Id'];
       if (rateLimited && (success || status === '429')) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
       if (status === '429' || status === '503') names.push('Retry-After');
-      if (operation.deprecated) names.push('Deprecation');
+      if (operation.deprecated) names.push('Deprecation', 'Sunset');
       if (facts.successor) names.push('Link');
       if (success) names.push(...(facts.responseHeaders ?? []));
       response.headers = {

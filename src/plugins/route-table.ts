@@ -20,6 +20,8 @@ export interface RouteEntry {
   ownErrorFormat: boolean;
   /** The schemas the route declared (zod), which the OpenAPI document is held against. */
   schema: FastifySchema | undefined;
+  /** Public routes: the path of the Reader operation that replaces it. */
+  successor: string | undefined;
 }
 
 declare module 'fastify' {
@@ -51,6 +53,7 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
       hasUuidParam,
       ownErrorFormat: route.config?.errorFormat !== undefined,
       schema: route.schema,
+      successor: route.config?.successor,
     });
   }
 }

@@ -151,7 +151,7 @@ describe('CORS_ORIGINS: the Reader, the token endpoint and the Public API', () =
     expect(res.statusCode).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe(FRONT_END);
     expect(res.headers['access-control-expose-headers']).toBe(EXPOSED);
-    expect(res.headers.deprecation).toBe('true');
+    expect(res.headers.deprecation).toBe('@1767225600');
   });
 
   it('leaves the Backoffice closed to browsers: no preflight route, no CORS headers', async () => {

@@ -79,6 +79,7 @@ describe('the OpenAPI document', () => {
         if (!rateLimited) expect(names, `${where} ${status}`).not.toContain('RateLimit-Limit');
         expect(names.includes('Retry-After'), `${where} ${status}: Retry-After`).toBe(status === '429' || status === '503');
         expect(names.includes('Deprecation'), `${where} ${status}: Deprecation`).toBe(op.deprecated === true);
+        expect(names.includes('Sunset'), `${where} ${status}: Sunset`).toBe(op.deprecated === true);
       }
     }
     // The Public operation that names its Reader successor documents the Link to it.

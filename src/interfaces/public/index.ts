@@ -1,35 +1,60 @@
+import etag from '@fastify/etag';
 import type { FastifyPluginAsync } from 'fastify';
-import { corePublicRoutes } from '../../modules/core/index.js';
+import { z } from 'zod';
+import { corePublicRoutes, coreTags } from '../../modules/core/index.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
-import { documentRoute } from '../../shared/http/route.js';
+import { markDeprecated, successorPath } from '../../shared/http/deprecation.js';
+import { documentRoute, route } from '../../shared/http/route.js';
+import { dataOf } from '../../shared/schemas.js';
 import type { TreeOptions } from '../backoffice/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Path of the Reader operation that replaces a Public one, for the Link header. */
     successor?: string;
+    /** The Public tree's own index (`GET /api/public`): documentation of the migration, not a deprecated operation. */
+    publicIndex?: boolean;
   }
 }
 
+const publicOperationSchema = z
+  .object({
+    operation_id: z.string(),
+    method: z.string(),
+    path: z.string().describe('Path template, `{name}` for a parameter'),
+    successor: z.string().nullable().describe('The Reader operation that replaces it; null when none does'),
+  })
+  .meta({ id: 'PublicOperation' });
+
+/** `/api/public/docs/v2/contents/:id` as the OpenAPI template `/api/public/docs/v2/contents/{id}`. */
+const template = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
 /**
- * The deprecated Public interface: anonymous, read-only, published data only. Every
- * operation is marked deprecated in OpenAPI and answers with Deprecation and Link headers.
+ * The deprecated Public interface: anonymous, read-only, published data only. Every operation
+ * is marked deprecated in OpenAPI and answers with `Deprecation`, `Sunset` (PUBLIC_API_SUNSET)
+ * and a `Link` to its Reader successor; its answers are cacheable (`Cache-Control`, a strong
+ * `ETag`, 304 to a matching `If-None-Match`).
  */
 export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis }) => {
   // Read-only, and open to the same browser origins as the Reader.
   await applyCors(app, config.corsOrigins ?? (config.corsBackofficeOrigins ? false : undefined), ['GET', 'HEAD']);
   app.addHook('onRoute', (route) => {
     documentRoute(app, route, [429]);
-    route.schema = { ...route.schema, deprecated: true, security: [] };
+    const operation = !route.config?.publicIndex;
+    route.schema = { ...route.schema, ...(operation && { deprecated: true }), security: [] };
+    route.config = { ...route.config, responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', 'Cache-Control'] };
     recordRoutes(app, 'public', route);
   });
   app.addHook('onSend', async (req, reply) => {
-    reply.header('deprecation', 'true');
-    const successor = req.routeOptions.config.successor;
-    if (successor) reply.header('link', `<${successor}>; rel="successor-version"`);
+    const { successor, publicIndex } = req.routeOptions.config;
+    if (!publicIndex) markDeprecated(reply, config.publicApiSunset, successor && successorPath(successor, req.params));
+    // Published data may be cached a minute by browsers and shared caches; errors are not.
+    reply.header('cache-control', reply.statusCode < 300 || reply.statusCode === 304 ? 'public, max-age=60' : 'no-store');
   });
+  // Registered after the onSend above, so that it hashes the answer as sent; HEAD answers the same ETag.
+  await app.register(etag);
   await applyRateLimit(app, {
     max: config.rateLimit.anonymous,
     keyGenerator: (req) => `ip:${req.ip}`,
@@ -38,4 +63,24 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   });
 
   await app.register(corePublicRoutes, { core: services.core });
+
+  // What a team planning its migration needs: every Public operation and its successor.
+  route(app, {
+    method: 'GET',
+    url: '/',
+    operationId: 'publicListOperations',
+    summary: 'Public operations and their successors',
+    description:
+      'Every operation of the deprecated Public API with the Reader operation that replaces it, for the teams moving to `/api/media/v1`. ' +
+      'Every Public answer also names its successor in a `Link` header and the day it stops answering in `Sunset`.',
+    tag: coreTags.public,
+    access: { anonymous: true },
+    config: { publicIndex: true },
+    response: { 200: dataOf(z.array(publicOperationSchema)) },
+    handler: async (_ctx, _input, reply) => ({
+      data: reply.server.routeTable
+        .filter((entry) => entry.interface === 'public' && entry.operationId !== 'publicListOperations')
+        .map((entry) => ({ operation_id: entry.operationId, method: entry.method, path: template(entry.url), successor: entry.successor ?? null })),
+    }),
+  });
 };

@@ -27,6 +27,7 @@ import { createTenancyService } from './tenancy/tenancy.service.js';
 
 export { DEFAULT_STATUSES } from './tenancy/tenancy.service.js';
 export { generateKey } from './api-keys/api-keys.service.js';
+export { coreTags } from './core.tags.js';
 export type { AssetsOptions } from './assets/assets.module.js';
 
 export function createCoreServices(deps: { db: Db; pager: Paginator; logger: Logger; assets?: AssetsOptions }) {

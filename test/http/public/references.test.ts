@@ -39,15 +39,17 @@ describe('Public (deprecated) GET /api/public/core/v2/medias/:media_id/reference
     const res = await ctx.app.inject({ method: 'GET', url: `/api/public/core/v2/medias/${media.mediaId}/references/${ref}` });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ ref, urn });
-    expect(res.headers.deprecation).toBe('true');
-    expect(res.headers.link).toBe('</api/media/v1/references/{ref}>; rel="successor-version"');
+    expect(res.headers.deprecation).toBe('@1767225600');
+    expect(res.headers.sunset).toBe('Fri, 31 Dec 2027 00:00:00 GMT');
+    expect(res.headers.link).toBe(`</api/media/v1/references/${encodeURIComponent(ref)}>; rel="successor-version"`);
   });
 
   it('answers 404 for an unknown media or ref, 400 for a malformed media id, with the headers still set', async () => {
     const unknownMedia = await ctx.app.inject({ method: 'GET', url: `/api/public/core/v2/medias/${randomUUID()}/references/${ref}` });
     expect(unknownMedia.statusCode).toBe(404);
     expect(unknownMedia.json().code).toBe('media_not_found');
-    expect(unknownMedia.headers.deprecation).toBe('true');
+    expect(unknownMedia.headers.deprecation).toBe('@1767225600');
+    expect(unknownMedia.headers['cache-control']).toBe('no-store');
     const unknownRef = await ctx.app.inject({
       method: 'GET',
       url: `/api/public/core/v2/medias/${media.mediaId}/references/wordpress:${randomUUID()}`,
