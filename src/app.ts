@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type Services, createServices } from './container.js';
 import type { Database } from './db/client.js';
+import type { MailTransport } from './modules/messenger/index.js';
 import { backofficeTree } from './interfaces/backoffice/index.js';
 import { deliveryTree } from './interfaces/delivery/index.js';
 import { operatorTree } from './interfaces/operator/index.js';
@@ -27,6 +28,8 @@ export interface AppDeps {
   database: Database;
   logger?: Logger;
   redis?: Redis;
+  /** Where mail goes instead of SMTP_URL's server (tests, bench). */
+  mailTransport?: MailTransport;
 }
 
 declare module 'fastify' {
@@ -98,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       uploads: { upload: config.uploadLimit, readerUpload: config.readerUploadLimit, readerPerMinute: config.readerUploadRateLimit },
       publicBaseUrl: config.publicBaseUrl,
     },
+    mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, leaseSeconds: config.mailLeaseSeconds, ...(deps.mailTransport && { transport: deps.mailTransport }) },
   });
   app.decorate('services', services);
   app.decorate('routeTable', []);
@@ -128,7 +132,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (config.operatorApiKey) await app.register(operatorTree, { ...trees, operatorApiKey: config.operatorApiKey, prefix: '/operator/v1' });
 
   app.addHook('onClose', () => services.core.storage.close());
+  // The send queue works while the app is up: started once ready, stopped before the database closes.
+  app.addHook('onReady', () => services.messenger.start());
   app.addHook('onClose', async () => {
+    await services.messenger.stop();
     await database.close();
   });
 

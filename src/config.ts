@@ -130,6 +130,10 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().max(256).optional(),
   S3_SECRET_ACCESS_KEY: z.string().max(256).optional(),
   S3_FORCE_PATH_STYLE: flag,
+  // Mail transport (messenger): nodemailer over SMTP; unset, messages are rendered and kept in the outbox as not_sent.
+  SMTP_URL: url(/^smtps?$/),
+  MAIL_FROM: z.string().min(3).max(300).regex(/@/, 'must be an e-mail address, optionally with a name: News <news@example.com>').default('newsletter@localhost'),
+  MAIL_LEASE_SECONDS: positiveInt(60),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -177,6 +181,12 @@ export interface Config {
   readerUploadLimit: number;
   /** Reader uploads a minute per reader. */
   readerUploadRateLimit: number;
+  /** SMTP server of outgoing mail (smtp:// or smtps://, credentials in the URL); unset, messages stay `not_sent` in the outbox. */
+  smtpUrl: string | undefined;
+  /** Sender of every message. */
+  mailFrom: string;
+  /** How long a message being sent is held before another send run may retry it (after a crash). */
+  mailLeaseSeconds: number;
   /** S3-compatible storage, used instead of STORAGE_DIR when set. */
   s3:
     | {
@@ -249,6 +259,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadLimit: e.UPLOAD_LIMIT,
     readerUploadLimit: e.READER_UPLOAD_LIMIT,
     readerUploadRateLimit: e.RATE_LIMIT_READER_UPLOADS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    mailLeaseSeconds: e.MAIL_LEASE_SECONDS,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -1,11 +1,12 @@
 /** Reader scopes: what a bearer token may do on /api/media/v1. */
-export const SCOPES = ['media:read', 'account:read', 'account:write'] as const;
+export const SCOPES = ['media:read', 'account:read', 'account:write', 'mailer:send'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'media:read': "Read the media's published data (categories, profile types, topics, media overview)",
   'account:read': "Read the signed-in reader's own account, profile, entitlements, favorites and subscriptions",
   'account:write': "Change the signed-in reader's own profile, favorites, devices and subscriptions",
+  'mailer:send': "Send a message from one of the media's mail templates (share a content, contact), to at most 10 recipients",
 };
 
 export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
@@ -23,6 +24,8 @@ export interface ReaderPrincipal {
   /** The provider's subject identifier for a reader. */
   sub?: string;
   email?: string | undefined;
+  /** The provider vouches for `email` (the OpenID `email_verified` claim). */
+  emailVerified?: boolean | undefined;
   name?: string | undefined;
 }
 

@@ -125,6 +125,7 @@ export function createBearerVerifier(deps: {
         providerId: provider.id,
         sub: payload.sub!,
         email: str(payload.email),
+        emailVerified: payload.email_verified === true,
         name: str(payload.name),
       },
       payload.exp,
@@ -163,6 +164,7 @@ export function createBearerVerifier(deps: {
       providerId: provider.id,
       sub: info.sub,
       email: info.email,
+      emailVerified: info.emailVerified,
       name: info.name,
     };
     userinfoCache.set(cacheKey, principal);

@@ -77,6 +77,7 @@ export async function requestProviderTokens(
 export interface UserInfo {
   sub: string;
   email?: string | undefined;
+  emailVerified?: boolean | undefined;
   name?: string | undefined;
 }
 
@@ -98,6 +99,7 @@ export async function fetchUserInfo(endpoint: string, token: string): Promise<Us
   return {
     sub: body.sub,
     email: typeof body.email === 'string' ? body.email : undefined,
+    emailVerified: body.email_verified === true,
     name: typeof body.name === 'string' ? body.name : undefined,
   };
 }

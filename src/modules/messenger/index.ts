@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/client.js';
+import { serviceSecret } from '../../db/secrets.js';
+import type { Paginator } from '../../shared/paging.js';
+import { mailEventsBackofficeRoutes } from './mail-events/mail-events.backoffice.routes.js';
+import { createMailEventsService } from './mail-events/mail-events.service.js';
+import { type MailTransport, smtpTransport } from './mailer/mail-transport.js';
+import { mailerReaderRoutes } from './mailer/mailer.reader.routes.js';
+import { createMailerService } from './mailer/mailer.service.js';
+import { mailingListsBackofficeRoutes } from './mailing-lists/mailing-lists.backoffice.routes.js';
+import { mailingListsReaderRoutes } from './mailing-lists/mailing-lists.reader.routes.js';
+import { createMailingListsRepository } from './mailing-lists/mailing-lists.repository.js';
+import { type MessengerCore, createMailingListsService } from './mailing-lists/mailing-lists.service.js';
+import { esc, mailLinks } from './messenger.render.js';
+import { createTokenSigner } from './messenger.tokens.js';
+import { newslettersBackofficeRoutes } from './newsletters/newsletters.backoffice.routes.js';
+import { createNewslettersRepository } from './newsletters/newsletters.repository.js';
+import { type PublishedContent, createNewslettersService } from './newsletters/newsletters.service.js';
+import { outboxBackofficeRoutes } from './outbox/outbox.backoffice.routes.js';
+import { outboxMappers } from './outbox/outbox.mappers.js';
+import { createOutboxRepository } from './outbox/outbox.repository.js';
+import { createOutboxService } from './outbox/outbox.service.js';
+import { createSendQueue } from './queue/send-queue.js';
+import { subscriptionsBackofficeRoutes } from './subscriptions/subscriptions.backoffice.routes.js';
+import { subscriptionsReaderRoutes } from './subscriptions/subscriptions.reader.routes.js';
+import { createSubscriptionsRepository } from './subscriptions/subscriptions.repository.js';
+import { createSubscriptionsService } from './subscriptions/subscriptions.service.js';
+
+export type { MailTransport } from './mailer/mail-transport.js';
+
+export interface MessengerOptions {
+  db: Db;
+  pager: Paginator;
+  logger: Logger;
+  core: MessengerCore & { defaultLocaleOf: (mediaId: string) => Promise<string> };
+  /** docs' rendering of a published content. */
+  publishedContent: (mediaId: string, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
+  /** SMTP_URL; unset: messages are rendered and kept as `not_sent`. */
+  smtpUrl?: string | undefined;
+  /** MAIL_FROM: the sender of every message. */
+  mailFrom: string;
+  /** The origin of links in mails (PUBLIC_BASE_URL). */
+  publicBaseUrl: string;
+  /** MAIL_LEASE_SECONDS: how long a message being sent is held before another run may retry it. */
+  leaseSeconds: number;
+  /** A transport of the caller's (tests, bench) instead of SMTP_URL's. */
+  transport?: MailTransport;
+}
+
+/** The address part of `Name <a@b>` or `a@b`, and its domain (for Message-IDs). */
+const domainOf = (from: string) => (/<([^>]+)>/.exec(from)?.[1] ?? from).split('@').at(-1)!.trim() || 'localhost';
+
+export async function createMessengerServices(options: MessengerOptions) {
+  const { db, pager, logger } = options;
+  const tokens = createTokenSigner(await serviceSecret(db, 'messenger_token_key'));
+  const links = mailLinks(options.publicBaseUrl);
+  const domain = domainOf(options.mailFrom);
+  const transport = options.transport ?? (options.smtpUrl ? smtpTransport(options.smtpUrl, options.mailFrom) : undefined);
+
+  // Filled once the subscriptions service exists: a newsletter's copy carries its subscription's unsubscribe link.
+  let unsubscribeToken: (subscriptionId: string) => string = () => '';
+  const outbox = createOutboxService({
+    db,
+    repo: createOutboxRepository(pager),
+    logger,
+    transport,
+    domain,
+    leaseSeconds: options.leaseSeconds,
+    personalise: (message) => {
+      const url = links.unsubscribe(unsubscribeToken(message.subscription_id!));
+      const footer = `<hr><p style="font-size:12px;color:#666">You receive this as ${esc(message.recipients[0]!)}. <a href="${esc(url)}">Unsubscribe</a></p>`;
+      return {
+        html: message.html.replace('</body>', `${footer}</body>`),
+        text: `${message.text}\n\n--\nUnsubscribe: ${url}\n`,
+        headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      };
+    },
+  });
+  const queue = createSendQueue({ db, logger, run: outbox.run });
+  const kick = () => queue.kick();
+
+  const mailingLists = createMailingListsService({ db, repo: createMailingListsRepository(pager), core: options.core });
+  const subscriptions = createSubscriptionsService({ db, repo: createSubscriptionsRepository(pager), mailingLists, outbox, tokens, links, kick });
+  unsubscribeToken = subscriptions.unsubscribeToken;
+  const content = { publishedContent: options.publishedContent, defaultLocaleOf: options.core.defaultLocaleOf };
+  const newsletters = createNewslettersService({ db, repo: createNewslettersRepository(pager), mailingLists, outbox, kick, ...content });
+
+  return {
+    mailingLists,
+    subscriptions,
+    newsletters,
+    outbox,
+    mailer: createMailerService({ db, outbox, kick, ...content }),
+    mailEvents: createMailEventsService({ db, outbox, subscriptions }),
+    mappers: outboxMappers(domain),
+    tokens,
+    queue,
+    /** Starts the send queue (the app's onReady). */
+    start: () => queue.start(),
+    /** Stops claiming, finishes the batch in flight, stops the queue (the app's onClose, before the database closes). */
+    async stop() {
+      await outbox.stop();
+      await queue.stop();
+    },
+  };
+}
+
+export type MessengerServices = Awaited<ReturnType<typeof createMessengerServices>>;
+
+/** Every /messenger/v2 Backoffice route. */
+export const messengerBackofficeRoutes: FastifyPluginAsyncZod<{ messenger: MessengerServices }> = async (app, { messenger }) => {
+  await app.register(mailingListsBackofficeRoutes, { mailingLists: messenger.mailingLists });
+  await app.register(subscriptionsBackofficeRoutes, { subscriptions: messenger.subscriptions });
+  await app.register(newslettersBackofficeRoutes, { newsletters: messenger.newsletters });
+  await app.register(outboxBackofficeRoutes, { outbox: messenger.outbox, mappers: messenger.mappers });
+  await app.register(mailEventsBackofficeRoutes, { mailEvents: messenger.mailEvents });
+};
+
+/** Messenger's Reader routes under /api/media/v1: newsletter and mailer. */
+export const messengerReaderRoutes: FastifyPluginAsyncZod<{ messenger: MessengerServices }> = async (app, { messenger }) => {
+  await app.register(mailingListsReaderRoutes, { mailingLists: messenger.mailingLists });
+  await app.register(subscriptionsReaderRoutes, { subscriptions: messenger.subscriptions });
+  await app.register(mailerReaderRoutes, { mailer: messenger.mailer, mappers: messenger.mappers });
+};
