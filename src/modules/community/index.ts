@@ -1,17 +1,66 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.js';
+import type { ImageUrl, ImagesResolver } from '../../shared/blocks.js';
+import type { ReaderView } from '../../shared/http/reader.js';
 import type { Paginator } from '../../shared/paging.js';
+// Core's index does not export the category summary's schema; the Reader assocs need it (as docs does).
+import { readerCategorySchema } from '../core/categories/categories.schemas.js';
+import { eventsKind } from './events/events.kind.js';
+import { organizationsKind } from './organizations/organizations.kind.js';
+import { peopleKind } from './people/people.kind.js';
 import { createProfileTypesRepository } from './profile-types/profile-types.repository.js';
 import { profileTypesBackofficeRoutes } from './profile-types/profile-types.backoffice.routes.js';
 import { profileTypesReaderRoutes } from './profile-types/profile-types.reader.routes.js';
+import { readerProfileTypeSchema } from './profile-types/profile-types.schemas.js';
 import { createProfileTypesService } from './profile-types/profile-types.service.js';
+import { profilesBackofficeRoutes } from './profiles/profiles.backoffice.routes.js';
+import type { KindDef } from './profiles/profiles.kind.js';
+import type { ProfileKind } from './profiles/profiles.kinds.js';
+import { profileMappers } from './profiles/profiles.mappers.js';
+import { profilesReaderRoutes } from './profiles/profiles.reader.routes.js';
+import { createProfilesRepository } from './profiles/profiles.repository.js';
+import { type ProfilesDeps, createProfilesService } from './profiles/profiles.service.js';
+import { projectsKind } from './projects/projects.kind.js';
 
 export type { ProfileKind } from './profiles/profiles.kinds.js';
 export { liveProfileIds, publishedProfileLinks } from './profiles/profiles.lookup.js';
 
-export function createCommunityServices(deps: { db: Db; pager: Paginator }) {
+/** The four kinds: what each adds to the shared profile. */
+const KINDS: Record<ProfileKind, KindDef> = {
+  events: eventsKind as unknown as KindDef,
+  organizations: organizationsKind as unknown as KindDef,
+  people: peopleKind as unknown as KindDef,
+  projects: projectsKind as unknown as KindDef,
+};
+
+export function createCommunityServices(deps: {
+  db: Db;
+  pager: Paginator;
+  /** Core's languages and categories, and the asset images (read by docs' resolver). */
+  core?: ProfilesDeps;
+  resolveImages?: ImagesResolver;
+  urlOf?: ImageUrl;
+  /** Category summaries (spec 2.4) for the Reader's assocs, as core serves them. */
+  categorySummaries?: (mediaId: string, ids: string[], view: ReaderView) => Promise<unknown[]>;
+}) {
+  const profileTypesRepo = createProfileTypesRepository(deps.pager);
+  const core: ProfilesDeps = deps.core ?? {
+    assertLocales: async () => undefined,
+    missingCategories: async () => [],
+    missingAssetImages: async () => [],
+  };
+  const resolveImages: ImagesResolver = deps.resolveImages ?? ((() => null) as unknown as ImagesResolver);
   return {
-    profileTypes: createProfileTypesService({ db: deps.db, repo: createProfileTypesRepository(deps.pager) }),
+    profileTypes: createProfileTypesService({ db: deps.db, repo: profileTypesRepo }),
+    profiles: createProfilesService({
+      db: deps.db,
+      repo: createProfilesRepository(deps.pager, resolveImages),
+      profileTypes: profileTypesRepo,
+      kinds: KINDS,
+      core,
+    }),
+    mappers: profileMappers(deps.urlOf ?? ((key) => `/assets/${key}`)),
+    categorySummaries: deps.categorySummaries ?? (async () => []),
   };
 }
 
@@ -20,9 +69,19 @@ export type CommunityServices = ReturnType<typeof createCommunityServices>;
 /** Every /community/v2 Backoffice route. */
 export const communityBackofficeRoutes: FastifyPluginAsyncZod<{ community: CommunityServices }> = async (app, { community }) => {
   await app.register(profileTypesBackofficeRoutes, { profileTypes: community.profileTypes });
+  await app.register(profilesBackofficeRoutes, { profiles: community.profiles, mappers: community.mappers, kinds: Object.values(KINDS) });
 };
 
 /** Community's Reader routes under /api/media/v1. */
 export const communityReaderRoutes: FastifyPluginAsyncZod<{ community: CommunityServices }> = async (app, { community }) => {
   await app.register(profileTypesReaderRoutes, { profileTypes: community.profileTypes });
+  await app.register(profilesReaderRoutes, {
+    profiles: community.profiles,
+    mappers: community.mappers,
+    kinds: Object.values(KINDS),
+    categories: community.categorySummaries,
+    profileTypes: community.profileTypes.summaries,
+    categorySchema: readerCategorySchema,
+    profileTypeSchema: readerProfileTypeSchema,
+  });
 };

@@ -1,3 +1,4 @@
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, aggregate, part } from '../../../shared/aggregate.js';
 import { uniqueOr } from '../../../shared/errors.js';
@@ -28,6 +29,24 @@ export function createProfileTypesRepository(pager: Paginator) {
     list: (db: Executor, mediaId: string, query: PagingQuery) => profileTypeAggregate.page(pager, db, mediaId, query),
 
     find: (db: Executor, mediaId: string, id: string) => profileTypeAggregate.find(db, id, mediaId),
+
+    findMany: (db: Executor, mediaId: string, ids: string[]) => profileTypeAggregate.findMany(db, ids, mediaId),
+
+    async update(db: Executor, id: string, values: Partial<typeof profileTypes.$inferInsert>): Promise<void> {
+      await uniqueOr(
+        db
+          .update(profileTypes)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(profileTypes.id, id)),
+        communityErrors.profileTypeKeyTaken,
+      );
+    },
+
+    /** Whether live profiles have this type. */
+    async inUse(db: Executor, id: string): Promise<boolean> {
+      const rows = await db.execute(sql`select 1 from profiles where profile_type_id = ${id} and deleted_at is null limit 1`);
+      return (Array.isArray(rows) ? rows : (rows as unknown as { rows: unknown[] }).rows).length > 0;
+    },
 
     async insert(db: Executor, values: typeof profileTypes.$inferInsert): Promise<string> {
       const [row] = await uniqueOr(

@@ -25,7 +25,7 @@ const profileTypeFields = {
 };
 
 export const profileTypeSchema = z
-  .object({ ...profileTypeFields, inserted_at: isoTimestamp, updated_at: isoTimestamp })
+  .object({ ...profileTypeFields, inserted_at: isoTimestamp, updated_at: isoTimestamp, deleted_at: isoTimestamp.nullable() })
   .meta({ id: 'ProfileType' });
 
 /** Reader view (spec 2.5). */
@@ -48,3 +48,12 @@ export const profileTypeCreateBody = z
   .meta({ id: 'ProfileTypeCreate' });
 
 export type ProfileTypeCreate = z.output<typeof profileTypeCreateBody>;
+
+/** Fields left out keep their value; `metadata`, when sent, is the complete set. The kind never changes. */
+export const profileTypeUpdateBody = profileTypeCreateBody
+  .omit({ kind: true })
+  .partial()
+  .extend({ metadata: profileTypeCreateBody.shape.metadata.unwrap().optional() })
+  .meta({ id: 'ProfileTypeUpdate' });
+
+export type ProfileTypeUpdate = z.output<typeof profileTypeUpdateBody>;

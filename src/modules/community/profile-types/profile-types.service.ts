@@ -3,7 +3,9 @@ import type { RequestContext } from '../../../shared/http/route.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { communityErrors } from '../community.errors.js';
 import { type ProfileTypesRepository, profileTypeAggregate } from './profile-types.repository.js';
-import type { ProfileTypeCreate } from './profile-types.schemas.js';
+import type { ProfileTypeCreate, ProfileTypeUpdate } from './profile-types.schemas.js';
+import type { ReaderView } from '../../../shared/http/reader.js';
+import { toReaderProfileType } from './profile-types.mappers.js';
 
 export function createProfileTypesService(deps: { db: Db; repo: ProfileTypesRepository }) {
   const { db, repo } = deps;
@@ -18,6 +20,44 @@ export function createProfileTypesService(deps: { db: Db; repo: ProfileTypesRepo
     list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
 
     get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+
+    /** Reader summaries (spec 2.5) of the live profile types among `ids`: a page's assocs, one statement. */
+    summaries: async (mediaId: string, ids: string[], view: Pick<ReaderView, 'locale' | 'fallback'>, available: string[]) =>
+      (await repo.findMany(db, mediaId, ids)).map((row) =>
+        toReaderProfileType(row, { current: available.includes(view.locale ?? '') ? view.locale! : view.fallback, available }),
+      ),
+
+    update: (ctx: RequestContext, id: string, patch: ProfileTypeUpdate) =>
+      db.transaction(async (tx) => {
+        if (!(await profileTypeAggregate.lock(tx, id, ctx.mediaId))) throw communityErrors.profileTypeNotFound();
+        const flags = Object.fromEntries(
+          Object.entries(patch)
+            .filter(([k, v]) => k.startsWith('has_') && v !== undefined)
+            .map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]),
+        );
+        await repo.update(tx, id, {
+          ...(patch.key !== undefined && { key: patch.key }),
+          ...(patch.name !== undefined && { name: patch.name }),
+          ...flags,
+        });
+        if (patch.metadata) await profileTypeAggregate.replace(tx, 'metadata', id, patch.metadata.map((m) => ({ key: m.key, value: m.value })));
+        return load(tx, ctx.mediaId, id);
+      }),
+
+    /** Soft delete; a type live profiles still have is a 409. */
+    async remove(ctx: RequestContext, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        if (!(await profileTypeAggregate.lock(tx, id, ctx.mediaId))) throw communityErrors.profileTypeNotFound();
+        if (await repo.inUse(tx, id)) throw communityErrors.profileTypeInUse();
+        await profileTypeAggregate.softDelete(tx, id, ctx.mediaId);
+      });
+    },
+
+    restore: (ctx: RequestContext, id: string) =>
+      db.transaction(async (tx) => {
+        if ((await profileTypeAggregate.restore(tx, id, ctx.mediaId)) === 'not_found') throw communityErrors.profileTypeNotFound();
+        return load(tx, ctx.mediaId, id);
+      }),
 
     create: (ctx: RequestContext, input: ProfileTypeCreate) =>
       db.transaction(async (tx) => {

@@ -1,0 +1,311 @@
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { type SQL, and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../../db/client.js';
+import { type AggregateRow, type Computed, type PageFilter, aggregate, part } from '../../../shared/aggregate.js';
+import { BLOCK_PART_COLUMNS, type ImagesResolver, blockComputed } from '../../../shared/blocks.js';
+import { uniqueOr } from '../../../shared/errors.js';
+import { type Paginator, keyset } from '../../../shared/paging.js';
+import type { PagingQuery } from '../../../shared/schemas.js';
+import { searchDocument, searchMatch, searchRank } from '../../../shared/search.js';
+import type { Places } from '../../../shared/workspace.js';
+import { statuses, workspaces } from '../../core/tenancy/tenancy.table.js';
+import { communityErrors } from '../community.errors.js';
+import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
+import { publishedProfile } from './profiles.lookup.js';
+import { ADDRESS_FIELDS, CONTACT_FIELDS } from './profiles.schemas.js';
+import {
+  eventRegistrations,
+  eventSchedules,
+  profileAddresses,
+  profileBlockEntries,
+  profileBlockLocales,
+  profileBlocks,
+  profileCategories,
+  profileContacts,
+  profileDescriptionBlocks,
+  profileDescriptions,
+  profileLocales,
+  profileMetadata,
+  profiles,
+} from './profiles.table.js';
+
+/** The places profiles live in: the media's workspaces and statuses. */
+export const profilePlaces: Places = {
+  workspaces: { table: workspaces, id: workspaces.id, mediaId: workspaces.mediaId },
+  statuses: { table: statuses, id: statuses.id, mediaId: statuses.mediaId },
+};
+
+/**
+ * Which of a part's fields its profile's type allows (`{email: true, phone: false, …}`), read
+ * in the record's statement: fields a type does not allow are never served.
+ */
+const allowedBy = (fields: readonly string[], profileId: { profileId: PgColumn }): Computed<Record<string, boolean>> => (col) =>
+  sql<Record<string, boolean>>`(select json_build_object(${sql.raw(fields.map((f) => `'${f}', pt.has_${f}`).join(', '))})
+    from profiles pr join profile_types pt on pt.id = pr.profile_type_id where pr.id = ${col(profileId.profileId)})`;
+
+export function createProfilesRepository(pager: Paginator, resolveImages: ImagesResolver) {
+  const categories = part(profileCategories, { parent: profileCategories.profileId, match: ['categoryId'], position: 'position', columns: ['id', 'categoryId'] });
+  const description = part(profileDescriptions, {
+    parent: profileDescriptions.profileId,
+    match: ['locale'],
+    columns: ['id', 'locale', 'deletedAt'],
+    parts: {
+      blocks: part(profileDescriptionBlocks, {
+        parent: profileDescriptionBlocks.descriptionId,
+        match: 'id',
+        position: 'position',
+        columns: BLOCK_PART_COLUMNS,
+        computed: blockComputed(profileDescriptionBlocks, resolveImages),
+      }),
+    },
+  });
+  const address = part(profileAddresses, {
+    parent: profileAddresses.profileId,
+    match: ['locale'],
+    columns: ['id', 'locale', ...ADDRESS_FIELDS, 'deletedAt'],
+    computed: { allowed: allowedBy(ADDRESS_FIELDS, profileAddresses) },
+  });
+  const contact = part(profileContacts, {
+    parent: profileContacts.profileId,
+    match: ['locale'],
+    columns: ['id', 'locale', ...CONTACT_FIELDS, 'deletedAt'],
+    computed: { allowed: allowedBy(CONTACT_FIELDS, profileContacts) },
+  });
+  const locales = part(profileLocales, {
+    parent: profileLocales.profileId,
+    match: ['locale'],
+    columns: ['id', 'locale', 'summaryHtml', 'summaryText', 'descriptionHtml', 'descriptionText', 'deletedAt'],
+  });
+  const metadata = part(profileMetadata, { parent: profileMetadata.profileId, match: ['key'], position: 'position', columns: ['key', 'value'] });
+  const blocks = part(profileBlocks, {
+    parent: profileBlocks.profileId,
+    match: 'id',
+    position: 'position',
+    columns: ['id', 'key', 'position'],
+    parts: {
+      locales: part(profileBlockLocales, { parent: profileBlockLocales.blockId, match: ['locale'], columns: ['locale', 'title'] }),
+      entries: part(profileBlockEntries, {
+        parent: profileBlockEntries.blockId,
+        match: 'id',
+        position: 'position',
+        columns: ['id', 'contentId', 'relationId'],
+      }),
+    },
+  });
+  const schedules = part(eventSchedules, { parent: eventSchedules.eventId, match: 'id', position: 'position' });
+
+  const reading = { owner: profiles.mediaId, conflict: communityErrors.profileConflict, views: { published: publishedProfile } };
+
+  /** The whole profile: every part, blocks and schedules included. Writes, delete and restore go through it. */
+  const tree = aggregate(profiles, { ...reading, parts: { categories, description, address, contact, locales, metadata, blocks, schedules } });
+  /** The profile as the Backoffice and the Reader's by-id read serve it. */
+  const record = aggregate(profiles, { ...reading, name: 'profile_records', parts: { categories, description, address, contact, locales, metadata } });
+  /** The profile as Reader lists serve it (spec 2.3): no description blocks. */
+  const summary = aggregate(profiles, { ...reading, name: 'profile_summaries', parts: { categories, contact, locales, metadata } });
+
+  type Summary = AggregateRow<typeof profiles, typeof summary.parts>;
+
+  const kindFilter = (kind: ProfileKind, extra?: { name: string; where: SQL; params: Record<string, unknown> }): PageFilter => ({
+    name: `${kind}${extra ? `_${extra.name}` : ''}`,
+    where: sql`${profiles.kind} = ${sql.raw(`'${SINGULAR[kind]}'`)}${extra ? sql` and ${extra.where}` : sql``}`,
+    ...(extra && { params: extra.params }),
+  });
+
+  const readerFilter = (f: { categoryIds?: string[] | undefined; profileTypeIds?: string[] | undefined }) => {
+    const parts: Array<[string, SQL, unknown]> = [];
+    if (f.categoryIds?.length) {
+      parts.push([
+        'c',
+        sql`exists (select 1 from ${profileCategories} where ${profileCategories.profileId} = ${profiles.id}
+          and ${profileCategories.categoryId} = any(${sql.placeholder('f_c')}::uuid[]))`,
+        f.categoryIds,
+      ]);
+    }
+    if (f.profileTypeIds?.length) parts.push(['t', sql`${profiles.profileTypeId} = any(${sql.placeholder('f_t')}::uuid[])`, f.profileTypeIds]);
+    if (parts.length === 0) return undefined;
+    return {
+      name: parts.map(([n]) => n).join(''),
+      where: sql.join(
+        parts.map(([, s]) => s),
+        sql` and `,
+      ),
+      params: Object.fromEntries(parts.map(([n, , v]) => [`f_${n}`, v])),
+    };
+  };
+
+  const searchColumns = { document: profileLocales.search, config: profileLocales.searchConfig, title: profileLocales.nameText };
+
+  return {
+    tree,
+    record,
+    summary,
+
+    list: (db: Executor, mediaId: string, kind: ProfileKind, query: PagingQuery) => record.page(pager, db, mediaId, query, { filter: kindFilter(kind) }),
+
+    find: (db: Executor, mediaId: string, id: string, view?: 'published') => record.find(db, id, mediaId, view),
+    findTree: (db: Executor, mediaId: string, id: string, view?: 'published') => tree.find(db, id, mediaId, view),
+    summaries: (db: Executor, mediaId: string, ids: string[]) => summary.findMany(db, ids, mediaId, 'published'),
+
+    /** Published profiles of a kind, newest first, filtered by categories and profile types (any of each). */
+    listPublished(db: Executor, mediaId: string, kind: ProfileKind, query: PagingQuery, filters: { categoryIds?: string[] | undefined; profileTypeIds?: string[] | undefined }) {
+      const extra = readerFilter(filters);
+      return summary.page(pager, db, mediaId, query, { view: 'published', filter: kindFilter(kind, extra) });
+    },
+
+    /**
+     * Published profiles of a kind matching `q`, most relevant first: full text on names, summary
+     * and metadata values per language, trigram similarity on names; hits come from the search
+     * indexes and read their profile by primary key.
+     */
+    search(
+      db: Executor,
+      mediaId: string,
+      kind: ProfileKind,
+      query: PagingQuery,
+      q: string,
+      configs: string[],
+      filters: { categoryIds?: string[] | undefined; profileTypeIds?: string[] | undefined },
+    ) {
+      const extra = readerFilter(filters);
+      const qp = sql.placeholder('q');
+      const hits = sql`(select ${profileLocales.profileId} as profile_id, max(${searchRank(searchColumns, qp, configs)})::real as rank
+        from ${profileLocales}
+        where ${profileLocales.deletedAt} is null and ${searchMatch(searchColumns, qp, configs)}
+        group by ${profileLocales.profileId}
+        order by 2 desc nulls last, 1 desc nulls last) as hits`;
+      const source = sql`${hits} cross join lateral (select * from ${profiles} where ${profiles.id} = hits.profile_id limit 1) as ${sql.identifier('profiles')}`;
+      const order = keyset<Summary & { rank: number }>([{ expr: sql`hits.rank`, type: 'real', dir: 'desc', of: (r) => r.rank }], sql`hits.profile_id`);
+      const name = extra?.name ?? 'all';
+      return pager.page(
+        {
+          select: () => db.select({ ...summary.columns, rank: sql<number>`hits.rank`.as('rank') }).from(source),
+          keyset: order,
+          scope: `profiles:search:${kind}:${mediaId}:${JSON.stringify([q, configs, name, extra?.params ?? {}])}`,
+          where: () =>
+            and(
+              sql`${profiles.mediaId} = ${sql.placeholder('owner')}`,
+              sql`${profiles.kind} = ${sql.raw(`'${SINGULAR[kind]}'`)}`,
+              summary.filter('published'),
+              extra?.where,
+            ),
+          prepared: {
+            executor: db,
+            name: `profiles_search_${kind}_${configs.join('_')}_${name}`,
+            params: { owner: mediaId, q, ...(extra?.params ?? {}) },
+            rowsAsSelected: true,
+          },
+        },
+        query,
+      );
+    },
+
+    async insert(db: Executor, values: typeof profiles.$inferInsert): Promise<string> {
+      const [row] = await db.insert(profiles).values(values).returning({ id: profiles.id });
+      return row!.id;
+    },
+
+    async update(db: Executor, id: string, values: Partial<typeof profiles.$inferInsert>): Promise<void> {
+      await db
+        .update(profiles)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(profiles.id, id));
+    },
+
+    /**
+     * Rebuilds the search entries of a profile's live languages: its names (A), summary (B) and
+     * metadata values (C) in each language's configuration, and the names for trigram matching.
+     */
+    async refreshSearch(db: Executor, id: string): Promise<void> {
+      const names = sql`(select concat_ws(' ', p.first_name, p.last_name, p.other_name, p.name, p.legal_name) from ${profiles} p where p.id = ${profileLocales.profileId})`;
+      const values = sql`(select string_agg(m.value, ' ' order by m.position) from ${profileMetadata} m where m.profile_id = ${profileLocales.profileId})`;
+      const document = searchDocument(sql`${profileLocales.searchConfig}::regconfig`, { a: names, b: profileLocales.summaryText, c: values });
+      await db.execute(
+        sql`update ${profileLocales} set ${sql.identifier(profileLocales.nameText.name)} = coalesce(${names}, ''),
+            ${sql.identifier(profileLocales.search.name)} = ${document}
+            where ${profileLocales.profileId} = ${id} and ${profileLocales.deletedAt} is null`,
+      );
+    },
+
+    /** The media's events with a schedule meeting `from`..`to`, published ones only when asked. */
+    async schedulesIn(db: Executor, mediaId: string, from: Date, to: Date, published: boolean) {
+      return db
+        .select({
+          id: eventSchedules.id,
+          eventId: eventSchedules.eventId,
+          kind: eventSchedules.kind,
+          startsAt: eventSchedules.startsAt,
+          endsAt: eventSchedules.endsAt,
+          startsLocal: eventSchedules.startsLocal,
+          rrule: eventSchedules.rrule,
+          durationMinutes: eventSchedules.durationMinutes,
+          timeZone: profiles.timeZone,
+        })
+        .from(eventSchedules)
+        .innerJoin(profiles, eq(profiles.id, eventSchedules.eventId))
+        .where(
+          and(
+            eq(profiles.mediaId, mediaId),
+            eq(profiles.kind, 'event'),
+            isNull(profiles.deletedAt),
+            published ? publishedProfile : undefined,
+            lt(eventSchedules.firstAt, to),
+            or(isNull(eventSchedules.lastAt), gte(eventSchedules.lastAt, from)),
+          ),
+        )
+        .orderBy(asc(eventSchedules.eventId), asc(eventSchedules.position))
+        .limit(1000);
+    },
+
+    /** Locks a published, live event of the media for the registration that follows. */
+    async lockPublishedEvent(tx: Executor, mediaId: string, id: string) {
+      const [row] = await tx
+        .select({ id: profiles.id, capacity: profiles.capacity, registrationOpen: profiles.registrationOpen })
+        .from(profiles)
+        .where(and(eq(profiles.id, id), eq(profiles.mediaId, mediaId), eq(profiles.kind, 'event'), isNull(profiles.deletedAt), publishedProfile))
+        .for('update');
+      return row;
+    },
+
+    async registration(db: Executor, eventId: string, reader: string) {
+      const [row] = await db
+        .select()
+        .from(eventRegistrations)
+        .where(and(eq(eventRegistrations.eventId, eventId), eq(eventRegistrations.reader, reader)));
+      return row;
+    },
+
+    async registrations(db: Executor, eventId: string): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(eventRegistrations).where(eq(eventRegistrations.eventId, eventId));
+      return Number(row!.n);
+    },
+
+    async register(db: Executor, values: typeof eventRegistrations.$inferInsert) {
+      const [row] = await uniqueOr(db.insert(eventRegistrations).values(values).returning(), communityErrors.profileConflict);
+      return row!;
+    },
+
+    async unregister(db: Executor, eventId: string, reader: string): Promise<void> {
+      await db.delete(eventRegistrations).where(and(eq(eventRegistrations.eventId, eventId), eq(eventRegistrations.reader, reader)));
+    },
+
+    /** The listed participants of an event by display name, and how many registered in all. */
+    async participants(db: Executor, eventId: string, query: PagingQuery) {
+      type Row = { id: string; displayName: string };
+      const page = await pager.page<Row>(
+        {
+          select: db.select({ id: eventRegistrations.id, displayName: sql<string>`${eventRegistrations.displayName}`.as('display_name') }).from(eventRegistrations) as never,
+          keyset: keyset<Row>([{ expr: eventRegistrations.displayName, type: 'text', dir: 'asc', of: (r) => r.displayName }], eventRegistrations.id),
+          scope: `participants:${eventId}`,
+          where: and(eq(eventRegistrations.eventId, eventId), sql`${eventRegistrations.listed}`, sql`${eventRegistrations.displayName} is not null`),
+        },
+        query,
+      );
+      return { page, total: await this.registrations(db, eventId) };
+    },
+  };
+}
+
+export type ProfilesRepository = ReturnType<typeof createProfilesRepository>;
+export type ProfileRecord = AggregateRow<typeof profiles, ProfilesRepository['record']['parts']>;
+export type ProfileSummary = AggregateRow<typeof profiles, ProfilesRepository['summary']['parts']>;
+export type ProfileTree = AggregateRow<typeof profiles, ProfilesRepository['tree']['parts']>;
