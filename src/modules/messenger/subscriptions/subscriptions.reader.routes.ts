@@ -59,7 +59,7 @@ export const subscriptionsReaderRoutes: FastifyPluginAsyncZod<{ subscriptions: S
     tag,
     access: { anonymous: true, mediaOptional: true },
     querystring: tokenQuery,
-    body: z.strictObject({ 'List-Unsubscribe': z.literal('One-Click').optional() }).optional(),
+    body: z.strictObject({ 'List-Unsubscribe': z.literal('One-Click').optional() }).nullish(),
     consumes: ['application/x-www-form-urlencoded', 'application/json'],
     response: { 200: dataOf(z.object({ status: z.literal('unsubscribed') }).meta({ id: 'UnsubscribeAnswer' })) },
     handler: async (_ctx, { query }) => {
