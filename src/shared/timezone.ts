@@ -23,3 +23,54 @@ export const timeZone = z
   .refine(isTimeZone, { message: 'must be an IANA time zone name such as Europe/Paris' })
   .describe('IANA time zone name (Area/City)')
   .meta({ examples: ['Europe/Paris'] });
+
+// One formatter per zone: building an Intl.DateTimeFormat costs far more than using one.
+const FORMATTERS = new Map<string, Intl.DateTimeFormat>();
+const formatterOf = (zone: string) => {
+  let format = FORMATTERS.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    FORMATTERS.set(zone, format);
+  }
+  return format;
+};
+
+/** The zone's offset from UTC at `instant`, in milliseconds (Europe/Paris in summer: 7,200,000). */
+export function offsetAt(zone: string, instant: number): number {
+  const parts: Record<string, number> = {};
+  for (const p of formatterOf(zone).formatToParts(new Date(instant))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return wall - (instant - (((instant % 1000) + 1000) % 1000));
+}
+
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
+const DAY = 86_400_000;
+
+/**
+ * An ISO 8601 date-time as an instant: one with `Z` or an offset is taken as it is; one without
+ * is a wall-clock time in `zone`. Across a DST change it resolves as RFC 9557 / Temporal's
+ * `compatible` choice does: a time skipped by the spring change moves forward by the gap, a time
+ * that occurs twice in autumn is its first (earlier) occurrence.
+ */
+export function zonedInstant(value: string, zone: string): Date {
+  const local = LOCAL.exec(value);
+  if (!local) return new Date(value);
+  const [, y, mo, d, h, mi, s, frac] = local;
+  const wall = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0), Number((frac ?? '0').padEnd(3, '0').slice(0, 3)));
+  // The offsets on either side of any change near this wall time; each gives a candidate.
+  const before = offsetAt(zone, wall - DAY);
+  const after = offsetAt(zone, wall + DAY);
+  const fits = [before, after].map((off) => wall - off).filter((t) => offsetAt(zone, t) === wall - t);
+  if (fits.length > 0) return new Date(Math.min(...fits));
+  // Skipped: read with the offset in force before the change, which lands after it.
+  return new Date(wall - before);
+}

@@ -1,0 +1,18 @@
+import { iso } from '../../../shared/time.js';
+import type { CreativeRow } from './creatives.repository.js';
+import type { CREATIVE_KINDS } from './creatives.table.js';
+
+export const creativeMapper = (urlOf: (fileKey: string) => string) => (row: CreativeRow) => ({
+  id: row.id,
+  ad_id: row.adId,
+  name: row.name,
+  kind: row.kind as (typeof CREATIVE_KINDS)[number],
+  click_url: row.clickUrl,
+  alt_text: row.altText,
+  width: row.width,
+  height: row.height,
+  html: row.html,
+  image: row.image ? { ...row.image, url: urlOf(row.image.file_key) } : null,
+  inserted_at: iso(row.insertedAt),
+  updated_at: iso(row.updatedAt),
+});

@@ -1,0 +1,91 @@
+import type { Db, Executor } from '../../../db/client.js';
+import { errors } from '../../../shared/errors.js';
+import type { RequestContext } from '../../../shared/http/route.js';
+import { adOpsErrors } from '../ad-ops.errors.js';
+import { CREATIVES_PER_AD, type CreativesRepository, creativeAggregate } from './creatives.repository.js';
+import type { CreativeInput } from './creatives.schemas.js';
+
+/** What creatives need of core's assets: the one upload path (type from bytes, size caps, dedup) and image records. */
+export interface CreativeAssets {
+  upload(ctx: RequestContext, bytes: Buffer): Promise<{ row: { fileKey: string } }>;
+  createImage(
+    ctx: RequestContext,
+    input: { file_key: string; name: string; gravity: 'center'; locales: [] },
+  ): Promise<{ id: string }>;
+}
+
+const valuesOf = (input: CreativeInput) => ({
+  name: input.name,
+  kind: input.kind,
+  clickUrl: input.click_url,
+  altText: input.alt_text ?? null,
+  width: input.width ?? null,
+  height: input.height ?? null,
+  html: input.kind === 'html' ? (input.html?.html ?? null) : null,
+});
+
+export function createCreativesService(deps: {
+  db: Db;
+  repo: CreativesRepository;
+  assets: CreativeAssets;
+  adExists: (executor: Executor, mediaId: string, id: string) => Promise<boolean>;
+}) {
+  const { db, repo } = deps;
+
+  const load = async (executor: Executor, mediaId: string, id: string) => {
+    const row = await repo.find(executor, mediaId, id);
+    if (!row) throw adOpsErrors.creativeNotFound();
+    return row;
+  };
+
+  const assertAd = async (executor: Executor, mediaId: string, adId: string) => {
+    if (!(await deps.adExists(executor, mediaId, adId))) throw adOpsErrors.adNotFound();
+  };
+
+  return {
+    listInAd: async (ctx: RequestContext, adId: string) => {
+      await assertAd(db, ctx.mediaId, adId);
+      return repo.listInAd(db, ctx.mediaId, adId);
+    },
+
+    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+
+    create: (ctx: RequestContext, adId: string, input: CreativeInput) =>
+      db.transaction(async (tx) => {
+        await assertAd(tx, ctx.mediaId, adId);
+        if ((await repo.countInAd(tx, adId)) >= CREATIVES_PER_AD) {
+          throw errors.conflict('creative_limit_reached', `an ad has at most ${CREATIVES_PER_AD} live creatives`);
+        }
+        return load(tx, ctx.mediaId, await repo.insert(tx, ctx.mediaId, adId, valuesOf(input)));
+      }),
+
+    /** A full replace; an image creative keeps its uploaded image, one turned into HTML drops it. */
+    replace: async (ctx: RequestContext, id: string, input: CreativeInput) => {
+      const values = { ...valuesOf(input), ...(input.kind === 'html' && { imageId: null }) };
+      if (!(await repo.update(db, ctx.mediaId, id, values))) throw adOpsErrors.creativeNotFound();
+      return load(db, ctx.mediaId, id);
+    },
+
+    remove: async (ctx: RequestContext, id: string) => {
+      const deleted = await db.transaction((tx) => creativeAggregate.softDelete(tx, id, ctx.mediaId));
+      if (!deleted) throw adOpsErrors.creativeNotFound();
+    },
+
+    /**
+     * The creative's image: the bytes go through core's upload (type from the bytes, size cap,
+     * one stored file per content hash) and become an asset image of the media named after the
+     * creative. The creative is checked before a byte is read.
+     */
+    async uploadImage(ctx: RequestContext, id: string, read: () => Promise<{ bytes: Buffer }>) {
+      const creative = await load(db, ctx.mediaId, id);
+      if (creative.kind !== 'image') throw adOpsErrors.creativeNotImage();
+      const { bytes } = await read();
+      const { row: asset } = await deps.assets.upload(ctx, bytes);
+      const image = await deps.assets.createImage(ctx, { file_key: asset.fileKey, name: creative.name, gravity: 'center', locales: [] });
+      if (!(await repo.update(db, ctx.mediaId, id, { imageId: image.id }))) throw adOpsErrors.creativeNotFound();
+      return load(db, ctx.mediaId, id);
+    },
+  };
+}
+
+export type CreativesService = ReturnType<typeof createCreativesService>;
