@@ -262,6 +262,29 @@ describe('every kind: routes, delete and restore, metadata, blocks, entries, tra
   });
 });
 
+describe('content authors (docs) must be people of the same media', () => {
+  it('accepts a person, refuses an organization, another media person, a deleted or unknown id (400 naming the author)', async () => {
+    const docs = await docsFixture(api, media.workspaceId);
+    const person = await createProfile(api, f, 'people');
+    const org = await createProfile(api, f, 'organizations');
+    const gone = await createProfile(api, f, 'people');
+    await api.delete(`/community/v2/people/${gone.id}`);
+    const otherApi = client(ctx.app, other.keys.editor);
+    const foreign = await createProfile(otherApi, await communityFixture(otherApi, other.workspaceId), 'people');
+    const ok = await createContent(api, docs, { locales: [{ locale: 'en', title_html: 'By Ada', authors: [{ profile_id: person.id }] }] });
+    expect(ok.locales[0]!.authors.map((a) => a.profile_id)).toEqual([person.id]);
+    for (const bad of [org.id, foreign.id, gone.id, randomUUID()]) {
+      const res = await api.post('/docs/v2/contents', {
+        template_id: docs.templateId,
+        workspace_id: media.workspaceId,
+        status_id: docs.statuses.published,
+        locales: [{ locale: 'en', title_html: 'X', authors: [{ profile_id: person.id }, { profile_id: bad }] }],
+      });
+      expect(expectError(res, 400, 'invalid_author').details).toEqual([{ path: 'locales.0.authors.1.profile_id', message: 'is not a person of this media' }]);
+    }
+  });
+});
+
 describe('/community/v2/profile-types: update, remove, restore', () => {
   it('updates flags and metadata, refuses removal while in use, removes and restores', async () => {
     const type = await createProfileType(api, 'projects', { has_phone: false, metadata: [{ key: 'x', value: '1' }] });

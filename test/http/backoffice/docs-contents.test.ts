@@ -16,6 +16,7 @@ import {
   short,
 } from '../../setup/docs.js';
 import { backdate } from '../../setup/rows.js';
+import { createPerson } from '../../setup/community.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -56,7 +57,7 @@ describe('POST /docs/v2/contents', () => {
         { locale: 'fr', credit: 'Photo : Ada', captionHtml: '<p>Le port</p>', captionText: 'Le port' },
       ],
     });
-    const author = randomUUID();
+    const author = (await createPerson(api, media.workspaceId)).id;
     const res = await api.post('/docs/v2/contents', {
       template_id: fx.templateId,
       workspace_id: fx.workspaceId,
@@ -248,12 +249,12 @@ describe('PATCH /docs/v2/contents/{id}', () => {
     const content = await createContent(api, fx, {
       content_categories: [{ category_id: c1.id }],
       locales: [
-        { locale: 'en', title_html: 'English', authors: [{ profile_id: randomUUID() }] },
+        { locale: 'en', title_html: 'English', authors: [{ profile_id: (await createPerson(api, media.workspaceId)).id }] },
         { locale: 'fr', title_html: 'Français' },
       ],
     });
     await backdate(ctx.database.db, contents, content.id);
-    const authorA = randomUUID();
+    const authorA = (await createPerson(api, media.workspaceId)).id;
     const res = await api.patch(`/docs/v2/contents/${content.id}`, {
       is_archived: true,
       canonical_url: 'https://other.example.test/x',

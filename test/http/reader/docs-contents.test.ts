@@ -5,6 +5,7 @@ import { expectError } from '../../setup/expect.js';
 import { type CategoryWire, type Client, type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
 import { type ContentWire, type DocsFixture, createBlock, createContent, createContentType, createTemplate, docsFixture, insertAssetImage } from '../../setup/docs.js';
 import { clientToken, readerClient, registerClient } from '../../setup/reader.js';
+import { createPerson } from '../../setup/community.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -30,7 +31,7 @@ beforeAll(async () => {
   politics = await createCategory(api, { locales: [{ locale: 'en', name: 'Politics', description: 'State' }, { locale: 'fr', name: 'Politique' }] });
   sport = await createCategory(api, { locales: [{ locale: 'en', name: 'Sport' }] });
   const image = await insertAssetImage(ctx.database.db, media.mediaId, { gravity: 'north' });
-  const author = randomUUID();
+  const author = (await createPerson(api, media.workspaceId)).id;
   published = await createContent(api, fx, {
     published_at: ago(10),
     canonical_url: 'https://news.example.test/a',
