@@ -19,6 +19,7 @@ import type { App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { systemContext } from '../src/shared/http/route.js';
+import { AD_OPS_SCENARIOS, prepareAdOpsBench } from './ad-ops.js';
 import { prepareAssetsBench } from './assets.js';
 import { CONTENTS_SCENARIOS, prepareContentsBench } from './contents.js';
 import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
@@ -312,6 +313,11 @@ async function main() {
     ? await prepareContentsBench({ app, query: bench.query, driver: bench.driver, mediaId: media.id, workspaceId: workspace.id, appUrl, bearer, host: HOST })
     : undefined;
   if (contents) closers.push({ name: 'contents floor', close: contents.close });
+  // Random ads (issue 13): 1,000 running ads, seeded set-based on either database.
+  const adOps = !onlyPattern || AD_OPS_SCENARIOS.some((name) => onlyPattern.test(name))
+    ? await prepareAdOpsBench({ app, query: bench.query, driver: bench.driver, mediaId: media.id, appUrl, bearer, host: HOST })
+    : undefined;
+  if (adOps) closers.push({ name: 'ad-ops floor', close: adOps.close });
 
   const loader = startLoadGenerator();
   closers.push({
@@ -365,6 +371,7 @@ async function main() {
 
   plan.push(...assets.plan(base));
   plan.push(...(contents?.plan(base) ?? []));
+  plan.push(...(adOps?.plan(base) ?? []));
 
   // BENCH_ONLY=<regex> runs the matching scenarios and the floors they are measured against
   // (for a profile of one path: node --cpu-prof --import tsx bench/run.ts).
@@ -414,6 +421,7 @@ async function main() {
   printTargets(rows, rssAtEnd, rssWithDatabase - rssAtStart);
   assets.report(rows);
   if (contents) contents.report(rows);
+  if (adOps) adOps.report(rows);
   else console.log(databaseUrl ? '\nContents (issue 10): not picked by BENCH_ONLY' : '\nContents (issue 10): PostgreSQL only (set DATABASE_URL)');
   const firstCpu = rows.find((r) => r.name === 'floor: list first page')?.cpuUsPerRequest ?? 0;
   const deepCpu = rows.find((r) => r.name === 'floor: list deep page')?.cpuUsPerRequest ?? 0;
