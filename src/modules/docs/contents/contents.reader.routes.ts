@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Page } from '../../../shared/paging.js';
 import { one } from '../../../shared/envelopes.js';
 import { type AssocLoader, type ReaderView, localeQuery, readerList, readerListOf, readerView } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
@@ -29,15 +31,31 @@ export interface ContentsReaderOptions {
   categorySchema: Parameters<typeof readerListOf>[0];
 }
 
-/** /api/media/v1/contents: what readers may see now, one language at a time. */
-export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> = async (app, { contents, mappers, assocs, categorySchema }) => {
-  const listSchema = readerListOf(readerContentSchema, { categories: categorySchema, templates: readerTemplateSchema });
+/**
+ * A Reader list of contents, whoever pages them (docs' lists, a magazine section's): the list
+ * schema, the item mapper collecting each item's categories and template, and the answer.
+ */
+export function readerContentsListing({ mappers, assocs, categorySchema }: Omit<ContentsReaderOptions, 'contents'>) {
+  const schema = readerListOf(readerContentSchema, { categories: categorySchema, templates: readerTemplateSchema });
   // Each item names its categories and template; the page loads each kind once.
   const toItem = (row: ContentRecord, view: ReaderView<'categories' | 'templates'>) => {
     view.collect.categories(row.categories.map((c) => c.categoryId));
     view.collect.templates([row.templateId]);
     return mappers.toReaderContent(row, view);
   };
+  return {
+    schema,
+    answer: (req: FastifyRequest, page: Page<ContentRecord>, locale: string | undefined) => readerList(req, page, locale, toItem, assocs),
+  };
+}
+
+export type ReaderContentsListing = ReturnType<typeof readerContentsListing>;
+
+/** /api/media/v1/contents: what readers may see now, one language at a time. */
+export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> = async (app, options) => {
+  const { contents, mappers } = options;
+  const listing = readerContentsListing(options);
+  const listSchema = listing.schema;
 
   route(app, {
     method: 'GET',
@@ -51,7 +69,7 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     querystring: readerContentsQuery,
     response: { 200: listSchema },
     handler: async (ctx, { query }, reply) =>
-      readerList(reply.request, await contents.listPublished(ctx, query), query.locale, toItem, assocs),
+      listing.answer(reply.request, await contents.listPublished(ctx, query), query.locale),
   });
 
   route(app, {
@@ -66,7 +84,7 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     querystring: readerSearchQuery,
     response: { 200: listSchema },
     handler: async (ctx, { query }, reply) =>
-      readerList(reply.request, await contents.search(ctx, query, reply.request.media.locales), query.locale, toItem, assocs),
+      listing.answer(reply.request, await contents.search(ctx, query, reply.request.media.locales), query.locale),
   });
 
   route(app, {

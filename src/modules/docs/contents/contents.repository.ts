@@ -132,6 +132,27 @@ export interface BackofficeFilters {
 export interface ReaderFilters {
   categoryIds?: string[] | undefined;
   templateIds?: string[] | undefined;
+  /** Another module's narrowing (the contents of a magazine issue), over the content's id. */
+  within?: ContentsWithin | undefined;
+}
+
+/** A filter another module puts on contents: SQL over the content's id, with named placeholders (prefix them) and a shape name. */
+export interface ContentsWithin {
+  name: string;
+  where: (contentId: SQL) => SQL;
+  params: Record<string, unknown>;
+}
+
+/**
+ * A listing of contents another module keeps in its own order (a magazine section's
+ * contents): SQL of a derived table `(content_id uuid, position integer)`, one row per
+ * content, with named placeholders; its shape name; what binds its cursors.
+ */
+export interface ContentListing {
+  name: string;
+  source: SQL;
+  params: Record<string, unknown>;
+  scope: string;
 }
 
 const hasCategory = (param: string, many: boolean) =>
@@ -173,10 +194,15 @@ function readerFilter(f: ReaderFilters) {
   const parts: Array<[string, SQL, unknown]> = [];
   if (f.categoryIds?.length) parts.push(['c', hasCategory('f_c', true), f.categoryIds]);
   if (f.templateIds?.length) parts.push(['t', sql`${contents.templateId} = any(${sql.placeholder('f_t')}::uuid[])`, f.templateIds]);
+  const params = Object.fromEntries(parts.map(([n, , v]) => [`f_${n}`, v]));
+  if (f.within) {
+    parts.push([`w_${f.within.name}`, f.within.where(sql`${contents.id}`), undefined]);
+    Object.assign(params, f.within.params);
+  }
   return {
     name: parts.map(([n]) => n).join('') || 'all',
     where: parts.length ? sql.join(parts.map(([, s]) => s), sql` and `) : undefined,
-    params: Object.fromEntries(parts.map(([n, , v]) => [`f_${n}`, v])),
+    params,
   };
 }
 
@@ -214,6 +240,39 @@ export function createContentsRepository(pager: Paginator) {
         ...(filter.where && { filter: { name: filter.name, where: filter.where, params: filter.params } }),
       });
     },
+
+    /**
+     * A page of published contents in another module's order (`listing`): its rows in their
+     * order, each reading its content by primary key (a fenced lateral, as search does), so a
+     * page is one statement walking the listing's own index.
+     */
+    listPublishedIn(db: Executor, mediaId: string, query: PagingQuery, listing: ContentListing) {
+      const source = sql`(${listing.source}) as listed cross join lateral (select * from ${contents} where ${contents.id} = listed.content_id limit 1) as ${sql.identifier('contents')}`;
+      const order = keyset<Row & { position: number }>(
+        [{ expr: sql`listed.position`, type: 'integer', dir: 'asc', of: (r) => r.position }],
+        sql`listed.content_id`,
+      );
+      return pager.page(
+        {
+          select: () => db.select({ ...contentRecord.columns, position: sql<number>`listed.position`.as('position') }).from(source),
+          keyset: order,
+          scope: `contents:listed:${listing.scope}:${mediaId}`,
+          where: () => and(sql`${contents.mediaId} = ${sql.placeholder('owner')}`, contentRecord.filter('published')),
+          prepared: { executor: db, name: `contents_listed_${listing.name}`, params: { ...listing.params, owner: mediaId }, rowsAsSelected: true },
+        },
+        query,
+      );
+    },
+
+    /** The live contents whose live entries match `q` (any status): SQL of a derived table `(content_id, rank)`, `q` the placeholder `q`. */
+    searchHits: (configs: string[]): SQL =>
+      sql`(select ${contentLocales.contentId} as content_id, max(${searchRank(search, sql.placeholder('q'), configs)})::real as rank
+        from ${contentLocales}
+        where ${contentLocales.deletedAt} is null and ${searchMatch(search, sql.placeholder('q'), configs)}
+        group by ${contentLocales.contentId})`,
+
+    /** The media's published contents among `ids` (in no order): one statement. */
+    publishedAmong: (db: Executor, mediaId: string, ids: string[]) => contentRecord.findMany(db, ids, mediaId, 'published'),
 
     /**
      * A page of published contents matching `q`, most relevant first: each content's best

@@ -169,9 +169,9 @@ export const sectionContents = pgTable(
     uniqueIndex('section_contents_section_content_uq')
       .on(t.sectionId, t.contentId)
       .where(sql`${t.deletedAt} is null`),
-    // The section's pages (Reader, Public, Backoffice): position order.
-    index('section_contents_section_position_idx')
-      .on(t.sectionId, t.position, t.id)
+    // The section's pages (Reader, Public, Backoffice): position order, content_id breaking ties.
+    index('section_contents_section_order_idx')
+      .on(t.sectionId, t.position, t.contentId)
       .where(sql`${t.deletedAt} is null`),
     // The issue's Backoffice list, newest first, and its search.
     index('section_contents_issue_page_idx')

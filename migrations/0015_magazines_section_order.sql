@@ -1,0 +1,2 @@
+DROP INDEX "section_contents_section_position_idx";--> statement-breakpoint
+CREATE INDEX "section_contents_section_order_idx" ON "section_contents" USING btree ("section_id","position","content_id") WHERE "section_contents"."deleted_at" is null;

@@ -1,0 +1,268 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { list, one } from '../../../shared/envelopes.js';
+import { backofficeResource } from '../../../shared/http/resource.js';
+import { route } from '../../../shared/http/route.js';
+import { dataOf, idParams, listOf, noContent, pagingQuery, uuid } from '../../../shared/schemas.js';
+import { magazinesTags } from '../magazines.tags.js';
+import type { IssueMappers } from './issues.mappers.js';
+import {
+  blockUpdateBody,
+  blocksBody,
+  issueContentsSearchQuery,
+  issueCreateBody,
+  issueSchema,
+  issueUpdateBody,
+  sectionBlockSchema,
+  sectionContentCreateBody,
+  sectionContentSchema,
+  sectionCreateBody,
+  sectionSchema,
+  sectionUpdateBody,
+  slotSchema,
+  slotsBody,
+} from './issues.schemas.js';
+import type { IssuesService } from './issues.service.js';
+
+const read = { permission: 'magazines:read' } as const;
+const write = { permission: 'magazines:write' } as const;
+
+/** /magazines/v2: issues, sections, section blocks, slots and section contents. */
+export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesService; mappers: IssueMappers }> = async (app, { issues, mappers }) => {
+  const { toIssue, toSection, toBlock, toSlot, toSectionContent } = mappers;
+
+  // ---- Issues
+  const workspaceParams = z.object({ workspace_id: uuid });
+  route(app, {
+    method: 'GET',
+    url: '/workspaces/:workspace_id/issues',
+    operationId: 'listIssues',
+    summary: 'List issues of a workspace',
+    description: 'Live issues of the workspace, newest first.',
+    tag: magazinesTags.issues,
+    access: read,
+    params: workspaceParams,
+    querystring: pagingQuery,
+    response: { 200: listOf(issueSchema) },
+    handler: async (ctx, { params, query }, reply) => list(reply.request, await issues.listIssues(ctx, params.workspace_id, query), toIssue),
+  });
+  route(app, {
+    method: 'POST',
+    url: '/workspaces/:workspace_id/issues',
+    operationId: 'createIssue',
+    summary: 'Create an issue in a workspace',
+    description: 'The issue type, asset images of visuals and the workspace must be the media’s (404 otherwise).',
+    tag: magazinesTags.issues,
+    access: write,
+    params: workspaceParams,
+    body: issueCreateBody,
+    response: { 201: dataOf(issueSchema) },
+    handler: async (ctx, { params, body }) => one(toIssue(await issues.createIssue(ctx, params.workspace_id, body))),
+  });
+
+  const issue = backofficeResource(app, {
+    path: '/issues',
+    names: { one: 'Issue', many: 'Issues' },
+    tag: magazinesTags.issues,
+    item: issueSchema,
+    map: toIssue,
+    read: 'magazines:read',
+    write: 'magazines:write',
+  });
+  issue.get({ summary: 'Issue by id' }, issues.getIssue);
+  issue.update(
+    {
+      summary: 'Update an issue',
+      description: 'Fields left out keep their value; `locales`, when sent, is the complete set of language entries.',
+      body: issueUpdateBody,
+      errors: [409],
+    },
+    issues.updateIssue,
+  );
+  issue.remove(
+    { summary: 'Delete an issue (soft)', description: 'Its locales, sections, blocks, slots and section contents go with it, under one deleted_at.' },
+    issues.removeIssue,
+  );
+  issue.restore(
+    {
+      summary: 'Restore a deleted issue',
+      description: 'Brings back exactly what its delete took (a section deleted on its own before stays deleted). Idempotent.',
+      errors: [409],
+    },
+    issues.restoreIssue,
+  );
+
+  // ---- Sections
+  route(app, {
+    method: 'GET',
+    url: '/issues/:id/sections',
+    operationId: 'listSections',
+    summary: 'Sections of an issue',
+    description: 'Live sections of the issue in position order.',
+    tag: magazinesTags.sections,
+    access: read,
+    params: idParams,
+    querystring: pagingQuery,
+    response: { 200: listOf(sectionSchema) },
+    handler: async (ctx, { params, query }, reply) => list(reply.request, await issues.listSections(ctx, params.id, query), toSection),
+  });
+  route(app, {
+    method: 'POST',
+    url: '/issues/:id/sections',
+    operationId: 'createSection',
+    summary: 'Create a section in an issue',
+    description: 'The key is unique among the issue’s live sections (409).',
+    tag: magazinesTags.sections,
+    access: write,
+    params: idParams,
+    body: sectionCreateBody,
+    response: { 201: dataOf(sectionSchema) },
+    errors: [409],
+    handler: async (ctx, { params, body }) => one(toSection(await issues.createSection(ctx, params.id, body))),
+  });
+  const section = backofficeResource(app, {
+    path: '/sections',
+    names: { one: 'Section', many: 'Sections' },
+    tag: magazinesTags.sections,
+    item: sectionSchema,
+    map: toSection,
+    read: 'magazines:read',
+    write: 'magazines:write',
+  });
+  section.get({ summary: 'Section by id' }, issues.getSection);
+  section.update(
+    { summary: 'Update a section', description: 'Fields left out keep their value; `locales` is the complete set.', body: sectionUpdateBody, errors: [409] },
+    issues.updateSection,
+  );
+  section.remove({ summary: 'Remove a section (soft)', description: 'Its locales, blocks, slots and contents go with it.' }, issues.removeSection);
+  route(app, {
+    method: 'GET',
+    url: '/sections/:id/contents',
+    operationId: 'listSectionContentsOfSection',
+    summary: 'Contents of a section',
+    description: 'The section’s content entries in position order.',
+    tag: magazinesTags.sectionContents,
+    access: read,
+    params: idParams,
+    querystring: pagingQuery,
+    response: { 200: listOf(sectionContentSchema) },
+    handler: async (ctx, { params, query }, reply) => list(reply.request, await issues.listSectionContents(ctx, params.id, query), toSectionContent),
+  });
+
+  // ---- Section blocks and slots
+  route(app, {
+    method: 'GET',
+    url: '/sections/:id/blocks',
+    operationId: 'listSectionBlocks',
+    summary: 'Blocks of a section',
+    description: 'The whole set in position order, each with its slots.',
+    tag: magazinesTags.sectionBlocks,
+    access: read,
+    params: idParams,
+    response: { 200: dataOf(z.array(sectionBlockSchema)) },
+    handler: async (ctx, { params }) => one((await issues.listBlocks(ctx, params.id)).map(toBlock)),
+  });
+  route(app, {
+    method: 'PUT',
+    url: '/sections/:id/blocks',
+    operationId: 'replaceSectionBlocks',
+    summary: 'Replace the blocks of a section',
+    description:
+      'Entries with an `id` are kept and updated, entries without one created, missing ones removed (with their slots); stored in `position` order as 0..n-1. The whole set is validated first and written in one transaction; concurrent replacements of one section apply one after the other.',
+    tag: magazinesTags.sectionBlocks,
+    access: write,
+    params: idParams,
+    body: blocksBody,
+    response: { 200: dataOf(z.array(sectionBlockSchema)) },
+    handler: async (ctx, { params, body }) => one((await issues.replaceBlocks(ctx, params.id, body)).map(toBlock)),
+  });
+  const block = backofficeResource(app, {
+    path: '/section-blocks',
+    names: { one: 'SectionBlock', many: 'SectionBlocks' },
+    tag: magazinesTags.sectionBlocks,
+    item: sectionBlockSchema,
+    map: toBlock,
+    read: 'magazines:read',
+    write: 'magazines:write',
+  });
+  block.get({ summary: 'Section block by id' }, issues.getBlock);
+  block.update({ summary: 'Update a section block', description: 'Its kind or settings; fields left out keep their value.', body: blockUpdateBody }, issues.updateBlock);
+  route(app, {
+    method: 'GET',
+    url: '/section-blocks/:id/slots',
+    operationId: 'listBlockSlots',
+    summary: 'Slots of a section block',
+    tag: magazinesTags.sectionBlocks,
+    access: read,
+    params: idParams,
+    response: { 200: dataOf(z.array(slotSchema)) },
+    handler: async (ctx, { params }) => one((await issues.listSlots(ctx, params.id)).map(toSlot)),
+  });
+  route(app, {
+    method: 'PUT',
+    url: '/section-blocks/:id/slots',
+    operationId: 'replaceBlockSlots',
+    summary: 'Replace the slots of a section block',
+    description:
+      'Every `content_id` must be a content of the media (404 naming each other one, nothing written). Entries with an `id` are kept, others created, missing ones removed; stored in `position` order as 0..n-1, in one transaction.',
+    tag: magazinesTags.sectionBlocks,
+    access: write,
+    params: idParams,
+    body: slotsBody,
+    response: { 200: dataOf(z.array(slotSchema)) },
+    handler: async (ctx, { params, body }) => one((await issues.replaceSlots(ctx, params.id, body)).map(toSlot)),
+  });
+
+  // ---- Section contents
+  route(app, {
+    method: 'GET',
+    url: '/issues/:id/section-contents',
+    operationId: 'listSectionContents',
+    summary: 'Section contents of an issue',
+    description: 'Every section content of the issue, newest first.',
+    tag: magazinesTags.sectionContents,
+    access: read,
+    params: idParams,
+    querystring: pagingQuery,
+    response: { 200: listOf(sectionContentSchema) },
+    handler: async (ctx, { params, query }, reply) => list(reply.request, await issues.listIssueContents(ctx, params.id, query), toSectionContent),
+  });
+  route(app, {
+    method: 'GET',
+    url: '/issues/:id/section-contents/search',
+    operationId: 'searchSectionContents',
+    summary: 'Search section contents of an issue',
+    description: "Section contents whose content's title, lead or body matches `q` (docs' search, any status), most relevant first.",
+    tag: magazinesTags.sectionContents,
+    access: read,
+    params: idParams,
+    querystring: issueContentsSearchQuery,
+    response: { 200: listOf(sectionContentSchema) },
+    handler: async (ctx, { params, query }, reply) => list(reply.request, await issues.searchIssueContents(ctx, params.id, query), toSectionContent),
+  });
+  route(app, {
+    method: 'POST',
+    url: '/issues/:id/section-contents',
+    operationId: 'createSectionContent',
+    summary: 'Add a content to a section',
+    description: 'The section must be one of the issue’s and the content the media’s (404 otherwise); a content appears once per section (409).',
+    tag: magazinesTags.sectionContents,
+    access: write,
+    params: idParams,
+    body: sectionContentCreateBody,
+    response: { 201: dataOf(sectionContentSchema) },
+    errors: [409],
+    handler: async (ctx, { params, body }) => one(toSectionContent(await issues.createSectionContent(ctx, params.id, body))),
+  });
+  route(app, {
+    method: 'DELETE',
+    url: '/section-contents/:id',
+    operationId: 'deleteSectionContent',
+    summary: 'Remove a content from its section (soft)',
+    tag: magazinesTags.sectionContents,
+    access: write,
+    params: idParams,
+    response: { 204: noContent },
+    handler: async (ctx, { params }) => issues.removeSectionContent(ctx, params.id),
+  });
+};
