@@ -8,7 +8,7 @@ import { type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 
 // The table is read at collection time, so that each route gets tests of its own and a
 // route added later is covered without touching this file.
-const ctx: TestContext = await createTestApp();
+const ctx: TestContext = await createTestApp({ rateLimit: { backoffice: 10_000, reader: 10_000, anonymous: 10_000, token: 10_000 } });
 const routes: RouteEntry[] = ctx.app.routeTable.filter((r) => r.interface === 'backoffice');
 
 let seeded: SeededMedia;
