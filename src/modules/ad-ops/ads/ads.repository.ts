@@ -70,14 +70,18 @@ const drawSql = sql`(
     and a.ends_at > ${sql.placeholder('now')}::timestamptz
     and a.starts_at <= ${sql.placeholder('now')}::timestamptz
     and v.is_active
+    -- Both checks: \`offset 0\` keeps each a probe of the candidate's own rows (by ad_id) rather
+    -- than a semi-join that would hash the placements or creatives of every media.
     and exists (
       select 1 from ad_placements p
       where p.ad_id = a.id
         and (p.issue_id is null or p.issue_id = ${sql.placeholder('issue')}::uuid)
-        and (${sql.placeholder('position')}::text is null or p.position is null or p.position = ${sql.placeholder('position')}::text))
+        and (${sql.placeholder('position')}::text is null or p.position is null or p.position = ${sql.placeholder('position')}::text)
+      offset 0)
     and exists (
       select 1 from ad_creatives c left join asset_images i on i.id = c.image_id and i.deleted_at is null
-      where c.ad_id = a.id and ${servable('c', 'i')})
+      where c.ad_id = a.id and ${servable('c', 'i')}
+      offset 0)
   order by draw_key
   limit ${sql.placeholder('count')}
 ) d
