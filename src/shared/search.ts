@@ -1,5 +1,5 @@
-import { type Placeholder, type SQL, sql } from 'drizzle-orm';
-import { type PgColumn, customType } from 'drizzle-orm/pg-core';
+import { type Placeholder, type SQL, getTableName, sql } from 'drizzle-orm';
+import { type PgColumn, type PgTable, customType } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 
 /**
@@ -104,3 +104,31 @@ export const WORD_SIMILARITY_THRESHOLD = 0.4;
 export const SEARCH_SESSION_SETTINGS: Record<string, string> = {
   'pg_trgm.word_similarity_threshold': String(WORD_SIMILARITY_THRESHOLD),
 };
+
+/**
+ * The source of a ranked search page over records whose language entries hold the documents:
+ * the hits (each record's best entry, `hits.hit_id` and `hits.rank`) in rank order, and each
+ * hit's record read by primary key through a lateral subquery named like the root table (so
+ * that an aggregate's columns read it), fenced (limit 1) so that the planner cannot turn the
+ * lookups into a scan of every record of the owner. `q` is a placeholder, never SQL.
+ */
+export function rankedHits(def: {
+  /** The entries table, its parent column (the record's id) and its deleted_at. */
+  entries: PgTable;
+  parent: PgColumn;
+  deletedAt: PgColumn;
+  columns: SearchColumns;
+  /** The root table and its id column. */
+  root: PgTable;
+  rootId: PgColumn;
+  q: Placeholder;
+  configs: readonly string[];
+}): { source: SQL; rank: SQL<number>; id: SQL<string> } {
+  const hits = sql`(select ${def.parent} as hit_id, max(${searchRank(def.columns, def.q, def.configs)})::real as rank
+    from ${def.entries}
+    where ${def.deletedAt} is null and ${searchMatch(def.columns, def.q, def.configs)}
+    group by ${def.parent}
+    order by 2 desc nulls last, 1 desc nulls last) as hits`;
+  const source = sql`${hits} cross join lateral (select * from ${def.root} where ${def.rootId} = hits.hit_id limit 1) as ${sql.identifier(getTableName(def.root))}`;
+  return { source, rank: sql<number>`hits.rank`, id: sql<string>`hits.hit_id` };
+}

@@ -6,7 +6,7 @@ import { BLOCK_PART_COLUMNS, type ImagesResolver, blockComputed } from '../../..
 import { uniqueOr } from '../../../shared/errors.js';
 import { type Paginator, keyset } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
-import { searchDocument, searchMatch, searchRank } from '../../../shared/search.js';
+import { rankedHits, searchDocument } from '../../../shared/search.js';
 import type { Places } from '../../../shared/workspace.js';
 import { statuses, workspaces } from '../../core/tenancy/tenancy.table.js';
 import { communityErrors } from '../community.errors.js';
@@ -167,18 +167,21 @@ export function createProfilesRepository(pager: Paginator, resolveImages: Images
       filters: { categoryIds?: string[] | undefined; profileTypeIds?: string[] | undefined },
     ) {
       const extra = readerFilter(filters);
-      const qp = sql.placeholder('q');
-      const hits = sql`(select ${profileLocales.profileId} as profile_id, max(${searchRank(searchColumns, qp, configs)})::real as rank
-        from ${profileLocales}
-        where ${profileLocales.deletedAt} is null and ${searchMatch(searchColumns, qp, configs)}
-        group by ${profileLocales.profileId}
-        order by 2 desc nulls last, 1 desc nulls last) as hits`;
-      const source = sql`${hits} cross join lateral (select * from ${profiles} where ${profiles.id} = hits.profile_id limit 1) as ${sql.identifier('profiles')}`;
-      const order = keyset<Summary & { rank: number }>([{ expr: sql`hits.rank`, type: 'real', dir: 'desc', of: (r) => r.rank }], sql`hits.profile_id`);
+      const hits = rankedHits({
+        entries: profileLocales,
+        parent: profileLocales.profileId,
+        deletedAt: profileLocales.deletedAt,
+        columns: searchColumns,
+        root: profiles,
+        rootId: profiles.id,
+        q: sql.placeholder('q'),
+        configs,
+      });
+      const order = keyset<Summary & { rank: number }>([{ expr: hits.rank, type: 'real', dir: 'desc', of: (r) => r.rank }], hits.id);
       const name = extra?.name ?? 'all';
       return pager.page(
         {
-          select: () => db.select({ ...summary.columns, rank: sql<number>`hits.rank`.as('rank') }).from(source),
+          select: () => db.select({ ...summary.columns, rank: sql<number>`${hits.rank}`.as('rank') }).from(hits.source),
           keyset: order,
           scope: `profiles:search:${kind}:${mediaId}:${JSON.stringify([q, configs, name, extra?.params ?? {}])}`,
           where: () =>
