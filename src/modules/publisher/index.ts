@@ -1,6 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.js';
 import type { Paginator } from '../../shared/paging.js';
+import { mediaBlocksCollection } from './media-blocks/media-blocks.js';
+import { menusCollection } from './menus/menus.js';
+import {
+  type CollectionService,
+  type PublisherCollection,
+  type PublisherDeps,
+  collectionBackofficeRoutes,
+  collectionReaderRoutes,
+  collectionService,
+} from './publisher.collection.js';
+import { publicationsCollection } from './publications/publications.js';
+import { rssFeedsCollection } from './rss-feeds/rss-feeds.js';
+import { feedsReaderRoutes } from './sitemaps/feeds.routes.js';
 import { topicsBackofficeRoutes } from './topics/topics.backoffice.routes.js';
 import { topicsReaderRoutes } from './topics/topics.reader.routes.js';
 import { createTopicsRepository } from './topics/topics.repository.js';
@@ -12,22 +25,47 @@ export type { TopicsService } from './topics/topics.service.js';
 export { toReaderTopic } from './topics/topics.mappers.js';
 export { readerTopicSchema } from './topics/topics.schemas.js';
 export { publisherTags } from './publisher.tags.js';
+export type { PublisherDeps } from './publisher.collection.js';
 
-export function createPublisherServices(deps: { db: Db; pager: Paginator }) {
+/** Every publisher collection declared as a record (the standard routes come from the declaration). */
+const COLLECTIONS = {
+  menus: menusCollection,
+  mediaBlocks: mediaBlocksCollection,
+  publications: publicationsCollection,
+  rssFeeds: rssFeedsCollection,
+} satisfies Record<string, PublisherCollection>;
+
+type CollectionName = keyof typeof COLLECTIONS;
+
+export function createPublisherServices(deps: PublisherDeps & { db: Db; pager: Paginator }) {
   const { db, pager } = deps;
+  const collections = Object.fromEntries(
+    Object.entries(COLLECTIONS).map(([name, c]) => [name, collectionService(deps, c)]),
+  ) as Record<CollectionName, CollectionService>;
   return {
     topics: createTopicsService({ db, repo: createTopicsRepository(pager) }),
+    ...collections,
+    /** What RSS feeds and sitemaps list, read through the owners' public lookups. */
+    feeds: { db, lists: deps.feeds },
   };
 }
 
 export type PublisherServices = ReturnType<typeof createPublisherServices>;
 
-/** Publisher records with a Backoffice under /core/v2 (CONVENTIONS: referenced records). */
+/** Publisher's Backoffice: topics under /core/v2 (where they started), the collections under /publisher/v2. */
 export const publisherBackofficeRoutes: FastifyPluginAsyncZod<{ publisher: PublisherServices }> = async (app, { publisher }) => {
-  await app.register(topicsBackofficeRoutes, { topics: publisher.topics });
+  await app.register(topicsBackofficeRoutes, { prefix: '/core/v2', topics: publisher.topics });
+  await app.register(
+    async (scope) => {
+      for (const [name, c] of Object.entries(COLLECTIONS)) collectionBackofficeRoutes(scope, c, publisher[name as CollectionName]);
+    },
+    { prefix: '/publisher/v2' },
+  );
 };
 
 /** Publisher's Reader routes under /api/media/v1. */
 export const publisherReaderRoutes: FastifyPluginAsyncZod<{ publisher: PublisherServices }> = async (app, { publisher }) => {
   await app.register(topicsReaderRoutes, { topics: publisher.topics });
+  await app.register(feedsReaderRoutes, { db: publisher.feeds.db, feeds: publisher.feeds.lists, rssFeeds: publisher.rssFeeds });
+  for (const [name, c] of Object.entries(COLLECTIONS)) collectionReaderRoutes(app, c, publisher[name as CollectionName]);
 };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { backofficeResource } from '../../../shared/http/resource.js';
 import { publisherTags } from '../publisher.tags.js';
 import { toBackofficeTopic } from './topics.mappers.js';
-import { topicCreateBody, topicSchema } from './topics.schemas.js';
+import { topicCreateBody, topicSchema, topicUpdateBody } from './topics.schemas.js';
 import type { TopicsService } from './topics.service.js';
 
 /** /core/v2/topics: the minimal Backoffice for topics, so that clients can discover their ids. */
@@ -30,4 +30,16 @@ export const topicsBackofficeRoutes: FastifyPluginAsyncZod<{ topics: TopicsServi
     topics.create,
   );
   resource.get({ summary: 'Topic by id' }, topics.get);
+  resource.update(
+    { summary: 'Update a topic', description: 'Fields left out keep their value; a key a live topic has is a 409.', body: topicUpdateBody, errors: [409] },
+    topics.update,
+  );
+  resource.remove(
+    { summary: 'Delete a topic (soft)', description: 'Readers no longer see it nor subscribe to it; restore brings it back.' },
+    topics.remove,
+  );
+  resource.restore(
+    { summary: 'Restore a deleted topic', description: 'Idempotent. 409 topic_exists when a live topic took its key meanwhile.', errors: [409] },
+    topics.restore,
+  );
 };

@@ -1,4 +1,4 @@
-import { iso } from '../../../shared/time.js';
+import { iso, isoOrNull } from '../../../shared/time.js';
 import type { TopicRow } from './topics.table.js';
 
 export const toBackofficeTopic = (row: TopicRow) => ({
@@ -8,6 +8,7 @@ export const toBackofficeTopic = (row: TopicRow) => ({
   description: row.description,
   inserted_at: iso(row.insertedAt),
   updated_at: iso(row.updatedAt),
+  deleted_at: isoOrNull(row.deletedAt),
 });
 
 export const toReaderTopic = (row: Pick<TopicRow, 'id' | 'key' | 'name' | 'description' | 'updatedAt'>) => ({

@@ -1,8 +1,14 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type Paginator, oldestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
+import { uniqueOr } from '../../../shared/errors.js';
+import { aggregate } from '../../../shared/aggregate.js';
+import { publisherErrors } from '../publisher.errors.js';
 import { type TopicRow, topics } from './topics.table.js';
+
+/** Soft delete and restore of a topic (it has no parts), as every record does them. */
+export const topicAggregate = aggregate(topics, { owner: topics.mediaId, conflict: publisherErrors.topicExists, parts: {} });
 
 // Topics are a short editorial list: served in the order they were created, which is the
 // order of topics_media_page_idx (media_id, inserted_at, id), so every page is an index scan.
@@ -12,7 +18,7 @@ export function createTopicsRepository(pager: Paginator) {
   return {
     list: (db: Executor, mediaId: string, query: PagingQuery) =>
       pager.page(
-        { select: db.select().from(topics), keyset: order, scope: `topics:${mediaId}`, where: eq(topics.mediaId, mediaId) },
+        { select: db.select().from(topics), keyset: order, scope: `topics:${mediaId}`, where: and(eq(topics.mediaId, mediaId), isNull(topics.deletedAt)) },
         query,
       ),
 
@@ -20,18 +26,24 @@ export function createTopicsRepository(pager: Paginator) {
       const [row] = await db
         .select()
         .from(topics)
-        .where(and(eq(topics.id, id), eq(topics.mediaId, mediaId)));
+        .where(and(eq(topics.id, id), eq(topics.mediaId, mediaId), isNull(topics.deletedAt)));
       return row;
     },
 
-    /** The new topic, or undefined when the media already has one with this key. */
-    async insert(db: Executor, values: typeof topics.$inferInsert): Promise<TopicRow | undefined> {
-      const [row] = await db
-        .insert(topics)
-        .values(values)
-        .onConflictDoNothing({ target: [topics.mediaId, topics.key] })
-        .returning();
-      return row;
+    /** The new topic; a live topic with this key is a 409 topic_exists. */
+    async insert(db: Executor, values: typeof topics.$inferInsert): Promise<TopicRow> {
+      const [row] = await uniqueOr(db.insert(topics).values(values).returning(), publisherErrors.topicExists);
+      return row!;
+    },
+
+    async update(db: Executor, id: string, values: Partial<Pick<TopicRow, 'key' | 'name' | 'description'>>): Promise<void> {
+      await uniqueOr(
+        db
+          .update(topics)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(topics.id, id)),
+        publisherErrors.topicExists,
+      );
     },
   };
 }

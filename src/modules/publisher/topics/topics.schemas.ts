@@ -14,6 +14,7 @@ export const topicSchema = z
     description: z.string().nullable(),
     inserted_at: isoTimestamp,
     updated_at: isoTimestamp,
+    deleted_at: isoTimestamp.nullable(),
   })
   .meta({ id: 'Topic' });
 
@@ -35,4 +36,13 @@ export const readerTopicSchema = z
   })
   .meta({ id: 'ReaderTopic' });
 
+export const topicUpdateBody = z
+  .strictObject({
+    key: topicKey.optional(),
+    name: z.string().trim().min(1).max(200).optional(),
+    description: z.string().max(2000).nullable().optional(),
+  })
+  .meta({ id: 'TopicUpdate' });
+
 export type TopicCreate = z.output<typeof topicCreateBody>;
+export type TopicUpdate = z.output<typeof topicUpdateBody>;

@@ -2,8 +2,8 @@ import type { Db } from '../../../db/client.js';
 import type { RequestContext } from '../../../shared/http/route.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { publisherErrors } from '../publisher.errors.js';
-import type { TopicsRepository } from './topics.repository.js';
-import type { TopicCreate } from './topics.schemas.js';
+import { type TopicsRepository, topicAggregate } from './topics.repository.js';
+import type { TopicCreate, TopicUpdate } from './topics.schemas.js';
 
 export function createTopicsService(deps: { db: Db; repo: TopicsRepository }) {
   const { db, repo } = deps;
@@ -16,16 +16,26 @@ export function createTopicsService(deps: { db: Db; repo: TopicsRepository }) {
       return row;
     },
 
-    async create(ctx: RequestContext, input: TopicCreate) {
-      const row = await repo.insert(db, {
-        mediaId: ctx.mediaId,
-        key: input.key,
-        name: input.name,
-        description: input.description ?? null,
-      });
-      if (!row) throw publisherErrors.topicExists();
-      return row;
+    create: (ctx: RequestContext, input: TopicCreate) =>
+      repo.insert(db, { mediaId: ctx.mediaId, key: input.key, name: input.name, description: input.description ?? null }),
+
+    /** Fields left out keep their value. */
+    update: (ctx: RequestContext, id: string, patch: TopicUpdate) =>
+      db.transaction(async (tx) => {
+        if (!(await topicAggregate.lock(tx, id, ctx.mediaId))) throw publisherErrors.topicNotFound();
+        await repo.update(tx, id, patch);
+        return (await repo.find(tx, ctx.mediaId, id))!;
+      }),
+
+    async remove(ctx: RequestContext, id: string): Promise<void> {
+      if (!(await db.transaction((tx) => topicAggregate.softDelete(tx, id, ctx.mediaId)))) throw publisherErrors.topicNotFound();
     },
+
+    restore: (ctx: RequestContext, id: string) =>
+      db.transaction(async (tx) => {
+        if ((await topicAggregate.restore(tx, id, ctx.mediaId)) === 'not_found') throw publisherErrors.topicNotFound();
+        return (await repo.find(tx, ctx.mediaId, id))!;
+      }),
   };
 }
 

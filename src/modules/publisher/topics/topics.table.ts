@@ -1,5 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from '../../../db/columns.js';
+import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 
 /** Subjects readers can follow (and be notified about). */
@@ -12,9 +13,11 @@ export const topics = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     ...timestamps(),
+    deletedAt: deletedAt(),
   },
   (t) => [
-    uniqueIndex('topics_media_key_uq').on(t.mediaId, t.key),
+    // A deleted topic's key may be taken again (restoring it then is a 409).
+    uniqueIndex('topics_media_live_key_uq').on(t.mediaId, t.key).where(sql`${t.deletedAt} is null`),
     index('topics_media_page_idx').on(t.mediaId, t.insertedAt, t.id),
   ],
 );

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { aggregate } from '../../../shared/aggregate.js';
+import { recordSchemas } from '../../../shared/records.js';
+import { isoTimestamp, timestampInput, uuid } from '../../../shared/schemas.js';
+import type { PublisherCollection } from '../publisher.collection.js';
+import { publisherErrors } from '../publisher.errors.js';
+import { publications } from './publications.table.js';
+
+export const PUBLICATION_CHANNELS = ['web', 'app', 'newsletter', 'social', 'partner'] as const;
+
+export const publicationAggregate = aggregate(publications, {
+  owner: publications.mediaId,
+  conflict: publisherErrors.publicationConflict,
+  parts: {},
+});
+
+/** Where a content went out beside the media's own site: a record of fact, created and removed, never updated. */
+export const publicationsCollection = {
+  name: 'publications',
+  agg: publicationAggregate,
+  schemas: recordSchemas('Publication', {
+    fields: {
+      content_id: uuid,
+      channel: z.enum(PUBLICATION_CHANNELS),
+      external_url: z.string().nullable(),
+      published_at: isoTimestamp,
+    },
+    input: {
+      content_id: uuid.describe('A live content of the media'),
+      channel: z.enum(PUBLICATION_CHANNELS),
+      external_url: z.url({ protocol: /^https?$/ }).max(2000).nullable().optional(),
+      published_at: timestampInput,
+    },
+  }),
+  notFound: publisherErrors.publicationNotFound,
+  conflict: publisherErrors.publicationConflict,
+  names: { one: 'Publication', many: 'Publications' },
+  label: 'publication',
+  plural: 'publications',
+  only: ['list', 'create', 'get', 'remove', 'restore'],
+  notes: { create: 'content_id names a live content of the media (404 content_not_found otherwise).' },
+  references: (live) => [{ field: 'content_id', code: 'content_not_found', what: 'the content', live: live.contents }],
+} satisfies PublisherCollection;

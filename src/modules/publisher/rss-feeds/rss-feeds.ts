@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { aggregate, part } from '../../../shared/aggregate.js';
+import { recordSchemas } from '../../../shared/records.js';
+import { uuid } from '../../../shared/schemas.js';
+import { type PublisherCollection, keyInput } from '../publisher.collection.js';
+import { publisherErrors } from '../publisher.errors.js';
+import { rssFeedLocales, rssFeeds } from './rss-feeds.table.js';
+
+export const rssFeedAggregate = aggregate(rssFeeds, {
+  owner: rssFeeds.mediaId,
+  conflict: publisherErrors.rssFeedKeyTaken,
+  parts: {
+    locales: part(rssFeedLocales, { parent: rssFeedLocales.recordId, match: ['locale'], columns: ['id', 'locale', 'title', 'description', 'deletedAt'] }),
+  },
+});
+
+const ids = (what: string) =>
+  z
+    .array(uuid)
+    .max(100)
+    .refine((list) => new Set(list).size === list.length, { message: 'each id may appear only once' })
+    .describe(`Only contents with one of these ${what} (none: any)`);
+
+/** What an RSS feed lists: the latest published contents, of some categories or templates, at most `limit`. */
+export const rssFeedsCollection = {
+  name: 'rss-feeds',
+  agg: rssFeedAggregate,
+  schemas: recordSchemas('RssFeed', {
+    fields: { key: z.string(), category_ids: z.array(uuid), template_ids: z.array(uuid), limit: z.int() },
+    input: {
+      key: keyInput,
+      category_ids: ids('categories').optional(),
+      template_ids: ids('templates').optional(),
+      limit: z.int().min(1).max(100).optional().describe('How many contents the feed lists, newest first (default 20)'),
+    },
+    locale: { title: z.string(), description: z.string().nullable() },
+    localeInput: { title: z.string().trim().min(1).max(200), description: z.string().max(2000).nullable().optional() },
+  }),
+  notFound: publisherErrors.rssFeedNotFound,
+  conflict: publisherErrors.rssFeedKeyTaken,
+  names: { one: 'RssFeed', many: 'RssFeeds' },
+  label: 'rss feed',
+  plural: 'rss feeds',
+  notes: {
+    create: 'Readers fetch it as RSS 2.0 at GET /api/media/v1/rss/{id}. category_ids and template_ids name live records of the media (404 otherwise).',
+  },
+  references: (live) => [
+    { field: 'category_ids', code: 'category_not_found', what: 'a category', live: live.categories },
+    { field: 'template_ids', code: 'template_not_found', what: 'a template', live: live.templates },
+  ],
+} satisfies PublisherCollection;

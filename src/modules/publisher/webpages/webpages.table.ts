@@ -1,0 +1,24 @@
+import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { statuses } from '../../core/tenancy/tenancy.table.js';
+import { localesTable, recordColumns, recordIndexes } from '../publisher.columns.js';
+
+/** A page of the media's website (about, imprint, terms), unique by key, shown to readers in a published status. */
+export const webpages = pgTable(
+  'webpages',
+  {
+    ...recordColumns(),
+    key: text('key').notNull(),
+    organizationId: uuid('organization_id'),
+    statusId: uuid('status_id')
+      .notNull()
+      .references(() => statuses.id),
+  },
+  (t) => [...recordIndexes('webpages', t), index('webpages_status_idx').on(t.statusId)],
+);
+
+export const webpageLocales = localesTable('webpage_locales', 'webpage_id', () => webpages.id, {
+  title: text('title').notNull(),
+  bodyHtml: text('body_html').notNull(),
+  bodyText: text('body_text').notNull(),
+  seo: jsonb('seo').$type<{ title?: string | null; description?: string | null }>(),
+});

@@ -1,0 +1,300 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Db, Executor } from '../db/client.js';
+import type { Aggregate, AggregateRow, PageFilter, PartDefs, PartEntry } from './aggregate.js';
+import { AppError, type ErrorDetail, uniqueOr } from './errors.js';
+import type { RequestContext } from './http/route.js';
+import type { Keyset, Page, Paginator } from './paging.js';
+import { type PagingQuery, isoTimestamp, locale as localeCode, uuid } from './schemas.js';
+import { localesMeta, pickLocale } from './http/reader.js';
+import { z } from 'zod';
+
+/**
+ * Records declared as an aggregate whose wire fields are their columns in snake_case (a
+ * record with locales: menus, webpages, announcements…): the standard service (list, get,
+ * create, update, delete, restore, and the same reads in a view) comes from the declaration,
+ * instead of one hand-written copy per collection. Body fields map to columns by name
+ * (`organization_id` → `organizationId`); a sanitized HTML field (`richHtml()`: `{html, text}`)
+ * fills its `_html` and `_text` columns; a body field named like a part of the aggregate
+ * (`locales`, `entries`) is that part's complete set.
+ */
+
+const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+const isHtml = (value: unknown): value is { html: string; text: string } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && 'html' in value && 'text' in value && Object.keys(value).length === 2;
+
+/** Column values from body fields: names to properties, HTML to its two columns; fields left out stay out. */
+export function columnsOf(fields: Record<string, unknown>, skip: ReadonlySet<string> = new Set()): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || skip.has(key)) continue;
+    if (key.endsWith('_html') && isHtml(value)) {
+      out[camel(key)] = value.html;
+      out[camel(key.replace(/_html$/, '_text'))] = value.text;
+    } else out[camel(key)] = value;
+  }
+  return out;
+}
+
+/** A row (and its parts) on the wire: property names in snake_case, the tenancy column left out. */
+export function wireOf(row: unknown): unknown {
+  if (Array.isArray(row)) return row.map(wireOf);
+  if (typeof row !== 'object' || row === null) return row;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key === 'mediaId') continue;
+    out[snake(key)] = wireOf(value);
+  }
+  return out;
+}
+
+/**
+ * A reference from a record to another live record of the same media: the body field naming it
+ * (`organization_id`; a list `category_ids`; in a part's entries `entries[].profile_id`) and
+ * the owner of those records, which says which ids are live.
+ */
+export interface Reference {
+  field: string;
+  code: `${string}_not_found`;
+  what: string;
+  live: (db: Executor, mediaId: string, ids: string[]) => Promise<Set<string>>;
+}
+
+/** The ids a body names in a reference's field, each with its path. */
+function namedIds(input: Record<string, unknown>, field: string): Array<{ id: string; path: string }> {
+  const [head, tail] = field.split('[].');
+  const value = input[head!];
+  if (value === undefined || value === null) return [];
+  if (tail) {
+    return (value as Array<Record<string, unknown>>).flatMap((entry, i) =>
+      typeof entry[tail] === 'string' ? [{ id: entry[tail], path: `${head}.${i}.${tail}` }] : [],
+    );
+  }
+  if (Array.isArray(value)) return (value as string[]).map((id, i) => ({ id, path: `${field}.${i}` }));
+  return [{ id: value as string, path: field }];
+}
+
+/** 404 naming each field whose record is not a live one of the media (references checked in order). */
+export async function checkReferences(db: Executor, mediaId: string, input: Record<string, unknown>, refs: readonly Reference[]) {
+  for (const ref of refs) {
+    const named = namedIds(input, ref.field);
+    if (named.length === 0) continue;
+    const live = await ref.live(db, mediaId, [...new Set(named.map((n) => n.id))]);
+    const details: ErrorDetail[] = named
+      .filter((n) => !live.has(n.id))
+      .map((n) => ({ path: n.path, message: 'is not a live record of this media' }));
+    if (details.length > 0) throw new AppError(404, ref.code, `${ref.what} does not exist in this media`, details);
+  }
+}
+
+/** The live ids among `ids` in a table with `id`, `media_id` and (when it has one) `deleted_at`: a reference's `live`. */
+export const liveIdsIn =
+  (table: PgTable, extra?: SQL) =>
+  async (db: Executor, mediaId: string, ids: string[]): Promise<Set<string>> => {
+    const cols = table as unknown as Record<string, unknown>;
+    const rows = (await db.execute(
+      sql`select ${cols.id} as id from ${table} where ${cols.mediaId} = ${mediaId} and ${cols.id} = any(${`{${ids.join(',')}}`}::uuid[])${
+        cols.deletedAt ? sql` and ${cols.deletedAt} is null` : sql``
+      }${extra ? sql` and ${extra}` : sql``}`,
+    )) as unknown;
+    const list = (Array.isArray(rows) ? rows : (rows as { rows: Array<{ id: string }> }).rows) as Array<{ id: string }>;
+    return new Set(list.map((r) => r.id));
+  };
+
+export interface RecordSpec<R extends PgTable, P extends PartDefs, V extends string> {
+  agg: Aggregate<R, P, V>;
+  notFound: () => AppError;
+  conflict: () => AppError;
+  /** References checked before any write. */
+  references?: readonly Reference[];
+  /** The media's languages a body's `locales` must use. */
+  assertLocales?: (mediaId: string, entries: Array<{ locale: string }>) => Promise<void>;
+  /** A body as it is stored, when some fields need more than renaming (ids given to tree nodes). */
+  prepare?: (input: Record<string, unknown>) => Record<string, unknown>;
+  /** Checks of a whole update against the stored record (a window's two ends), before writing. */
+  checkUpdate?: (current: AggregateRow<R, P>, patch: Record<string, unknown>) => void;
+  /** The order of the Backoffice list (newest first by default). */
+  order?: Keyset<AggregateRow<R, P>>;
+  orderName?: string;
+}
+
+export function recordService<R extends PgTable, P extends PartDefs, V extends string>(
+  deps: { db: Db; pager: Paginator },
+  spec: RecordSpec<R, P, V>,
+) {
+  const { db, pager } = deps;
+  const { agg } = spec;
+  const partNames = new Set(Object.keys(agg.parts));
+  type Row = AggregateRow<R, P>;
+  const root = agg.root as PgTable & Record<string, never>;
+
+  const keyColumn = (root as unknown as Record<string, SQL | undefined>).key;
+  const byKey = keyColumn ? sql`${keyColumn} = ${sql.placeholder('key')}` : sql`false`;
+
+  const load = async (executor: Executor, mediaId: string, id: string, view?: V): Promise<Row> => {
+    const row = await agg.find(executor, id, mediaId, view);
+    if (!row) throw spec.notFound();
+    return row;
+  };
+
+  /** The body as stored, its languages checked against the media's (before any transaction: a cached lookup on `db`). */
+  const accept = async (ctx: RequestContext, body: object): Promise<Record<string, unknown>> => {
+    const input = spec.prepare ? spec.prepare(body as Record<string, unknown>) : (body as Record<string, unknown>);
+    if (spec.assertLocales && Array.isArray(input.locales)) await spec.assertLocales(ctx.mediaId, input.locales as Array<{ locale: string }>);
+    return input;
+  };
+
+  /** Checks the references, then writes the root's columns (`id` given: an update) and each part set sent. */
+  const write = async (tx: Executor, ctx: RequestContext, input: Record<string, unknown>, id?: string): Promise<string> => {
+    await checkReferences(tx, ctx.mediaId, input, spec.references ?? []);
+    const values = columnsOf(input, partNames);
+    if (id === undefined) {
+      const [row] = await uniqueOr(
+        tx
+          .insert(root)
+          .values({ ...values, mediaId: ctx.mediaId } as never)
+          .returning({ id: sql<string>`id` }),
+        spec.conflict,
+      );
+      id = row!.id;
+    } else {
+      // updated_at always moves, so that a PATCH of parts alone also marks the record.
+      await uniqueOr(
+        tx
+          .update(root)
+          .set({ ...values, updatedAt: new Date() } as never)
+          .where(sql`id = ${id}`),
+        spec.conflict,
+      );
+    }
+    for (const name of partNames) {
+      const entries = input[name] as Array<Record<string, unknown>> | undefined;
+      if (entries !== undefined) await agg.replace(tx, name, id, entries.map((e) => columnsOf(e) as PartEntry));
+    }
+    return id;
+  };
+
+  return {
+    list: (ctx: RequestContext, query: PagingQuery): Promise<Page<Row>> =>
+      agg.page(pager, db, ctx.mediaId, query, { ...(spec.order && { order: spec.order, orderName: spec.orderName ?? 'order' }) }),
+
+    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+
+    /** A page of what a view lets through (readers' records), in the list's order, with a caller's filter. */
+    listIn: (ctx: RequestContext, query: PagingQuery, view: V, filter?: PageFilter): Promise<Page<Row>> =>
+      agg.page(pager, db, ctx.mediaId, query, {
+        view,
+        ...(spec.order && { order: spec.order, orderName: spec.orderName ?? 'order' }),
+        ...(filter && { filter }),
+      }),
+
+    getIn: (ctx: RequestContext, id: string, view: V) => load(db, ctx.mediaId, id, view),
+
+    /** The record with this natural key (`key`) in a view, else 404. */
+    async getBy(ctx: RequestContext, filter: PageFilter, view?: V): Promise<Row> {
+      const row = await agg.findBy(db, ctx.mediaId, filter, view);
+      if (!row) throw spec.notFound();
+      return row;
+    },
+
+    /** The record with this `key` (a keyed collection's natural key) in a view, else 404: one prepared statement. */
+    getByKey(ctx: RequestContext, key: string, view?: V): Promise<Row> {
+      return this.getBy(ctx, { name: 'key', where: byKey, params: { key } }, view);
+    },
+
+    async create(ctx: RequestContext, body: object): Promise<Row> {
+      const input = await accept(ctx, body);
+      return db.transaction(async (tx) => load(tx, ctx.mediaId, await write(tx, ctx, input)));
+    },
+
+    async update(ctx: RequestContext, id: string, patch: object): Promise<Row> {
+      const input = await accept(ctx, patch);
+      return db.transaction(async (tx) => {
+        if (!(await agg.lock(tx, id, ctx.mediaId))) throw spec.notFound();
+        if (spec.checkUpdate) spec.checkUpdate(await load(tx, ctx.mediaId, id), input);
+        await write(tx, ctx, input, id);
+        return load(tx, ctx.mediaId, id);
+      });
+    },
+
+    async remove(ctx: RequestContext, id: string): Promise<void> {
+      if (!(await db.transaction((tx) => agg.softDelete(tx, id, ctx.mediaId)))) throw spec.notFound();
+    },
+
+    restore: (ctx: RequestContext, id: string): Promise<Row> =>
+      db.transaction(async (tx) => {
+        if ((await agg.restore(tx, id, ctx.mediaId)) === 'not_found') throw spec.notFound();
+        return load(tx, ctx.mediaId, id);
+      }),
+  };
+}
+
+export type RecordService = ReturnType<typeof recordService>;
+
+/** A body's language entries: one per locale, at least one. */
+const localesIn = <L extends z.ZodRawShape>(locale: L) =>
+  z
+    .array(z.strictObject({ locale: localeCode, ...locale }))
+    .min(1)
+    .max(50)
+    .refine((entries) => new Set(entries.map((e) => (e as unknown as { locale: string }).locale)).size === entries.length, {
+      message: 'each locale may appear only once',
+    });
+
+/**
+ * The four schemas of a record with locales, from its fields once: the Backoffice record
+ * (`locales` with every entry), the Reader record (one entry as `localized`, spec 2.15's shape,
+ * with meta.locales), the create body and the update body (every field optional).
+ */
+export function recordSchemas<F extends z.ZodRawShape, I extends z.ZodRawShape, L extends z.ZodRawShape, LI extends z.ZodRawShape>(
+  name: string,
+  d: { fields: F; input: I; locale?: L; localeInput?: LI },
+) {
+  const locale = d.locale ? { locale: z.object({ id: uuid, locale: localeCode, ...d.locale }) } : undefined;
+  const localeInput = d.localeInput ? localesIn(d.localeInput) : undefined;
+  const item = z
+    .object({
+      id: uuid,
+      ...d.fields,
+      ...(locale && { locales: z.array(locale.locale.extend({ deleted_at: isoTimestamp.nullable() })) }),
+      inserted_at: isoTimestamp,
+      updated_at: isoTimestamp,
+      deleted_at: isoTimestamp.nullable(),
+    })
+    .meta({ id: name });
+  const reader = z
+    .object({
+      id: uuid,
+      ...d.fields,
+      ...(locale && { localized: locale.locale.nullable().describe('The entry of the asked language (locale rule), null when the record has none') }),
+      meta: z.object({ locales: localesMeta }),
+      inserted_at: isoTimestamp,
+      updated_at: isoTimestamp,
+    })
+    .meta({ id: `Reader${name}` });
+  const create = z.strictObject({ ...d.input, ...(localeInput && { locales: localeInput }) }).meta({ id: `${name}Create` });
+  const partial = Object.fromEntries(Object.entries(d.input).map(([k, v]) => [k, (v as z.ZodType).optional()])) as unknown as {
+    [K in keyof I]: z.ZodOptional<I[K]>;
+  };
+  const update = z
+    .strictObject({
+      ...partial,
+      ...(localeInput && { locales: localeInput.optional().describe('The complete set of locale entries: listed ones are created or updated, others are deleted') }),
+    })
+    .meta({ id: `${name}Update` });
+  return { item, reader, create, update };
+}
+
+/** A record as readers see it: its fields, the entry of the asked language as `localized`, meta.locales. */
+export function readerRecordOf(row: object, view: { locale: string | undefined; fallback: string }) {
+  const { locales, deleted_at: _deleted, ...rest } = wireOf(row) as Record<string, unknown> & { locales?: Array<{ locale: string; deleted_at?: unknown }> };
+  if (!locales) return { ...rest, meta: { locales: { current: null, available: [] } } };
+  const { entry, meta } = pickLocale(locales, view.locale, view.fallback);
+  const localized = entry ? (({ deleted_at: _d, ...fields }) => fields)(entry) : null;
+  return { ...rest, localized, meta: { locales: meta } };
+}
+
+/** The Backoffice wire of a record: `wireOf`, typed as the record's schema input. */
+export const backofficeRecordOf = <T>(row: object) => wireOf(row) as T;

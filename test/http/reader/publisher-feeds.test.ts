@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, createTestApp } from '../../setup/app.js';
+import { expectError } from '../../setup/expect.js';
+import { type DocsFixture, createContent, docsFixture, short } from '../../setup/docs.js';
+import { type Client, type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
+
+let ctx: TestContext;
+let media: SeededMedia;
+let editor: Client;
+let fixture: DocsFixture;
+
+const ORIGIN = 'https://api.example.test';
+const TRICKY = 'Tom & Jerry <3 🎉';
+
+beforeAll(async () => {
+  ctx = await createTestApp({ publicBaseUrl: ORIGIN });
+  media = await seedMedia(ctx.app);
+  editor = client(ctx.app, media.keys.editor);
+  fixture = await docsFixture(editor, media.workspaceId);
+});
+afterAll(() => ctx?.close());
+
+const parser = new XMLParser({ ignoreAttributes: false, parseTagValue: false, isArray: (name) => ['item', 'url', 'sitemap'].includes(name) });
+/** Validates the document, then parses it. */
+const parse = (body: string) => {
+  expect(XMLValidator.validate(body)).toBe(true);
+  return parser.parse(body);
+};
+/** A feed reader or a crawler: no header, the media in the query. */
+const anonymous = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
+
+async function createFeed(body: Record<string, unknown> = {}) {
+  const res = await editor.post('/publisher/v2/rss-feeds', { key: `feed-${short()}`, locales: [{ locale: 'en', title: TRICKY, description: 'All <b>the</b> news & more' }], ...body });
+  if (res.statusCode !== 201) throw new Error(`createFeed: ${res.statusCode} ${res.body}`);
+  return res.json().data as { id: string; key: string; limit: number; category_ids: string[]; updated_at: string };
+}
+
+describe('RSS feeds', () => {
+  it('answers RSS 2.0 of the latest published contents, escaping &, < and keeping an emoji; only published ones, newest first, at most limit', async () => {
+    const category = await createCategory(editor);
+    const older = await createContent(editor, fixture, {
+      canonical_url: 'https://news.example.com/a?x=1&y=2',
+      published_at: new Date(Date.now() - 3_600_000).toISOString(),
+      locales: [{ locale: 'en', title_html: 'Tom &amp; Jerry &lt;3 🎉', lead_html: '<p>Lead &amp; more</p>' }],
+      content_categories: [{ category_id: category.id }],
+    });
+    const newer = await createContent(editor, fixture, { content_categories: [{ category_id: category.id }], locales: [{ locale: 'en', title_html: 'Newest' }] });
+    await createContent(editor, fixture, { status_id: fixture.statuses.draft, content_categories: [{ category_id: category.id }] });
+    await createContent(editor, fixture, { published_at: new Date(Date.now() + 3_600_000).toISOString(), content_categories: [{ category_id: category.id }] });
+    await createContent(editor, fixture); // another category: not in the feed
+    const feed = await createFeed({ category_ids: [category.id], limit: 5 });
+
+    const res = await anonymous(`/api/media/v1/rss/${feed.id}?media_id=${media.mediaId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/rss+xml; charset=utf-8');
+    expect(res.body).toContain('Tom &amp; Jerry &lt;3 🎉');
+    const doc = parse(res.body);
+    expect(doc.rss['@_version']).toBe('2.0');
+    const channel = doc.rss.channel;
+    expect(channel.title).toBe(TRICKY);
+    expect(channel.description).toBe('All <b>the</b> news & more');
+    expect(channel.language).toBe('en');
+    expect(channel.link).toBe(`${ORIGIN}/`);
+    expect(channel.item.map((i: { title: string }) => i.title)).toEqual(['Newest', TRICKY]);
+    const [first, second] = channel.item;
+    expect(first.link).toBe(`${ORIGIN}/api/media/v1/contents/${newer.id}`);
+    expect(second).toMatchObject({ link: 'https://news.example.com/a?x=1&y=2', description: 'Lead & more' });
+    expect(JSON.stringify(second.guid)).toContain(older.id);
+    expect(new Date(second.pubDate).toISOString().slice(0, 16)).toBe(older.published_at!.slice(0, 16));
+
+    // The header names the media as well as the query does.
+    expect((await anonymous(`/api/media/v1/rss/${feed.id}`, { 'x-service-media-id': media.mediaId })).body).toBe(res.body);
+  });
+
+  it('answers ETag and Last-Modified, 304 to a matching If-None-Match or If-Modified-Since, 200 again after a change', async () => {
+    const feed = await createFeed({ template_ids: [fixture.templateId] });
+    await createContent(editor, fixture);
+    const url = `/api/media/v1/rss/${feed.id}?media_id=${media.mediaId}`;
+    const first = await anonymous(url);
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    const lastModified = first.headers['last-modified'] as string;
+    expect(new Date(lastModified).toUTCString()).toBe(lastModified);
+
+    const cached = await anonymous(url, { 'if-none-match': etag });
+    expect(cached.statusCode).toBe(304);
+    expect(cached.body).toBe('');
+    expect(cached.headers.etag).toBe(etag);
+    expect((await anonymous(url, { 'if-none-match': `"other", W/${etag}` })).statusCode).toBe(304);
+    expect((await anonymous(url, { 'if-modified-since': lastModified })).statusCode).toBe(304);
+    expect((await anonymous(url, { 'if-modified-since': new Date(Date.parse(lastModified) - 60_000).toUTCString() })).statusCode).toBe(200);
+    expect((await anonymous(url, { 'if-none-match': '"stale"' })).statusCode).toBe(200);
+
+    await createContent(editor, fixture, { locales: [{ locale: 'en', title_html: 'Breaking' }] });
+    const changed = await anonymous(url, { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(parse(changed.body).rss.channel.item[0].title).toBe('Breaking');
+  });
+
+  it('answers 404 for an unknown, deleted or foreign feed, 400 without any media, 404 for an unknown media', async () => {
+    const feed = await createFeed();
+    const other = await seedMedia(ctx.app);
+    expectError(await anonymous(`/api/media/v1/rss/${feed.id}?media_id=${other.mediaId}`), 404, 'rss_feed_not_found');
+    expectError(await anonymous(`/api/media/v1/rss/${feed.id}`), 400, 'missing_media_id');
+    expectError(await anonymous(`/api/media/v1/rss/${feed.id}?media_id=nope`), 400, 'invalid_media_id');
+    expectError(await anonymous(`/api/media/v1/rss/${feed.id}?media_id=${crypto.randomUUID()}`), 404, 'media_not_found');
+    await editor.delete(`/publisher/v2/rss-feeds/${feed.id}`);
+    expectError(await anonymous(`/api/media/v1/rss/${feed.id}?media_id=${media.mediaId}`), 404, 'rss_feed_not_found');
+  });
+
+  it('checks the categories and templates a feed names (404 naming the field), and its limit (1..100)', async () => {
+    const missing = crypto.randomUUID();
+    const res = await editor.post('/publisher/v2/rss-feeds', { key: `f-${short()}`, category_ids: [missing], locales: [{ locale: 'en', title: 'X' }] });
+    expect(expectError(res, 404, 'category_not_found').details).toEqual([{ path: 'category_ids.0', message: 'is not a live record of this media' }]);
+    expectError(await editor.post('/publisher/v2/rss-feeds', { key: `f-${short()}`, template_ids: [missing], locales: [{ locale: 'en', title: 'X' }] }), 404, 'template_not_found');
+    for (const limit of [0, 101, 1.5]) {
+      expectError(await editor.post('/publisher/v2/rss-feeds', { key: `f-${short()}`, limit, locales: [{ locale: 'en', title: 'X' }] }), 400, 'validation_failed');
+    }
+    const feed = await createFeed();
+    expect(feed).toMatchObject({ limit: 20, category_ids: [] });
+    expect((await editor.patch(`/publisher/v2/rss-feeds/${feed.id}`, { limit: 3 })).json().data).toMatchObject({ limit: 3, category_ids: [] });
+  });
+});
+
+describe('Sitemaps', () => {
+  it('lists the published contents with their canonical URL and lastmod, escaped, and the index lists the file', async () => {
+    const own = await seedMedia(ctx.app);
+    const api = client(ctx.app, own.keys.editor);
+    const f = await docsFixture(api, own.workspaceId);
+    const a = await createContent(api, f, { canonical_url: 'https://news.example.com/story?a=1&b=2' });
+    await createContent(api, f, { canonical_url: 'https://news.example.com/draft', status_id: f.statuses.draft });
+    await createContent(api, f); // no canonical URL: not in a sitemap
+
+    const res = await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(res.body).toContain('https://news.example.com/story?a=1&amp;b=2');
+    const urls = parse(res.body).urlset.url;
+    expect(urls).toEqual([{ loc: 'https://news.example.com/story?a=1&b=2', lastmod: a.updated_at }]);
+    expect((await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`, { 'if-none-match': res.headers.etag as string })).statusCode).toBe(304);
+
+    for (const kind of ['events', 'organizations', 'people', 'projects']) {
+      const empty = await anonymous(`/api/media/v1/sitemaps/${kind}.xml?media_id=${own.mediaId}`);
+      expect(empty.statusCode, kind).toBe(200);
+      expect(parse(empty.body).urlset.url).toBeUndefined();
+    }
+
+    const index = await anonymous(`/api/media/v1/sitemaps/index.xml`, { 'x-service-media-id': own.mediaId });
+    expect(index.statusCode, index.body).toBe(200);
+    expect(parse(index.body).sitemapindex.sitemap).toEqual([
+      { loc: `${ORIGIN}/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`, lastmod: expect.stringMatching(/^\d{4}-/) },
+    ]);
+    expect((await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`, { 'if-none-match': index.headers.etag as string })).statusCode).toBe(304);
+    expectError(await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}&page=2`), 404, 'sitemap_page_not_found');
+  });
+
+  it('splits more than 50,000 URLs into files of 50,000 that the index lists', async () => {
+    const own = await seedMedia(ctx.app);
+    const api = client(ctx.app, own.keys.editor);
+    const f = await docsFixture(api, own.workspaceId);
+    await ctx.database.db.execute(sql`
+      insert into contents (id, media_id, workspace_id, status_id, template_id, canonical_url, published_at)
+      select gen_random_uuid(), ${own.mediaId}, ${own.workspaceId}, ${f.statuses.published}, ${f.templateId},
+             'https://news.example.com/s/' || n, now() - interval '1 hour'
+      from generate_series(1, 50001) n`);
+
+    const first = await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`);
+    expect(first.statusCode).toBe(200);
+    const firstUrls = parse(first.body).urlset.url as Array<{ loc: string }>;
+    expect(firstUrls).toHaveLength(50_000);
+    const second = await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}&page=2`);
+    const secondUrls = parse(second.body).urlset.url as Array<{ loc: string }>;
+    expect(secondUrls).toHaveLength(1);
+    expect(new Set([...firstUrls, ...secondUrls].map((u) => u.loc)).size).toBe(50_001);
+
+    const index = parse((await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`)).body);
+    expect(index.sitemapindex.sitemap.map((s: { loc: string }) => s.loc)).toEqual([
+      `${ORIGIN}/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`,
+      `${ORIGIN}/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}&page=2`,
+    ]);
+  }, 120_000);
+});
