@@ -44,7 +44,6 @@ export const adBody = z
 
 export type AdInput = z.output<typeof adBody>;
 
-export const advertiserIdParams = z.object({ advertiser_id: uuid });
 
 export const placementPosition = z
   .string()

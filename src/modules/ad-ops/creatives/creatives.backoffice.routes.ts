@@ -18,36 +18,6 @@ export const creativesBackofficeRoutes: FastifyPluginAsyncZod<{
   toCreative: ReturnType<typeof creativeMapper>;
   uploadLimit: number;
 }> = async (app, { creatives, toCreative, uploadLimit }) => {
-  route(app, {
-    method: 'GET',
-    url: '/ads/:id/creatives',
-    operationId: 'listAdCreatives',
-    summary: "All of an ad's creatives",
-    description: `Live creatives, oldest first (an ad has at most 100).`,
-    tag: adOpsTags.creatives,
-    access: { permission: 'ad-ops:read' },
-    params: idParams,
-    response: { 200: dataOf(z.array(creativeSchema)) },
-    handler: async (ctx, { params }) => one((await creatives.listInAd(ctx, params.id)).map(toCreative)),
-  });
-
-  route(app, {
-    method: 'POST',
-    url: '/ads/:id/creatives',
-    operationId: 'createCreative',
-    summary: 'Create a creative',
-    description:
-      '`kind: html` carries `html` (sanitized on write); `kind: image` gets its image from `PUT /ad-ops/v2/creatives/{id}/image`. ' +
-      '`click_url` is http or https. 404 `ad_not_found`; 409 `creative_limit_reached` past 100 live creatives.',
-    tag: adOpsTags.creatives,
-    access: { permission: 'ad-ops:write' },
-    params: idParams,
-    body: creativeBody,
-    response: { 201: dataOf(creativeSchema) },
-    errors: [409],
-    handler: async (ctx, { params, body }) => one(toCreative(await creatives.create(ctx, params.id, body))),
-  });
-
   const resource = backofficeResource(app, {
     path: '/creatives',
     names: { one: 'Creative', many: 'Creatives' },
@@ -57,6 +27,23 @@ export const creativesBackofficeRoutes: FastifyPluginAsyncZod<{
     read: 'ad-ops:read',
     write: 'ad-ops:write',
   });
+  resource.allUnder(
+    { url: '/ads/:id/creatives', operationId: 'listAdCreatives', summary: "All of an ad's creatives", description: 'Live creatives, oldest first (an ad has at most 100).' },
+    creatives.listInAd,
+  );
+  resource.createUnder(
+    {
+      url: '/ads/:id/creatives',
+      operationId: 'createCreative',
+      summary: 'Create a creative',
+      description:
+        '`kind: html` carries `html` (sanitized on write); `kind: image` gets its image from `PUT /ad-ops/v2/creatives/{id}/image`. ' +
+        '`click_url` is http or https. 404 `ad_not_found`; 409 `creative_limit_reached` past 100 live creatives.',
+      body: creativeBody,
+      errors: [404, 409],
+    },
+    creatives.create,
+  );
   resource.get({ summary: 'Creative by id' }, creatives.get);
   resource.update(
     {
