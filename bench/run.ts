@@ -21,10 +21,13 @@ import { createLogger } from '../src/logger.js';
 import { systemContext } from '../src/shared/http/route.js';
 import { AD_OPS_SCENARIOS, prepareAdOpsBench } from './ad-ops.js';
 import { prepareAssetsBench } from './assets.js';
+import { COMMUNITY_SCENARIOS, prepareCommunityBench } from './community.js';
 import { CONTENTS_SCENARIOS, prepareContentsBench } from './contents.js';
+import { MAGAZINES_SCENARIOS, prepareMagazinesBench } from './magazines.js';
 import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
 import type { LoadReply, LoadResult, LoadScenario } from './load.js';
+import { runMessengerBench } from './messenger.js';
 import { measureStartup, printStartup } from './startup.js';
 
 const CATEGORIES = 10_000;
@@ -36,7 +39,8 @@ const DEEP_ROWS = 5_000;
 const BY_ID_SAMPLE = 100;
 /** The whole bench, seeding included, ends by this time whatever happens. */
 // The contents scenarios (PostgreSQL) add their seeding and seven scenarios to the first cap of 300 s.
-const OVERALL_CAP_MS = 480_000;
+// The messenger fan-out (10,000 messages through a service process of its own) adds up to 240 s.
+const OVERALL_CAP_MS = 720_000;
 
 /** Issue 6: each read within 1.35x the floor's CPU per request, and at least 75 % of its throughput. */
 const TARGET_CPU = 1.35;
@@ -221,6 +225,8 @@ async function main() {
     LOG_LEVEL: 'silent',
     RATE_LIMIT_BACKOFFICE: '10000000',
     RATE_LIMIT_READER: '10000000',
+    // The Public scenarios come from one address.
+    RATE_LIMIT_ANONYMOUS: '10000000',
     STORAGE_DIR: storageDir,
   });
 
@@ -313,11 +319,21 @@ async function main() {
     ? await prepareContentsBench({ app, query: bench.query, driver: bench.driver, mediaId: media.id, workspaceId: workspace.id, appUrl, bearer, host: HOST })
     : undefined;
   if (contents) closers.push({ name: 'contents floor', close: contents.close });
+  // Community (issue 11) on PostgreSQL only: 100,000 people x 2 locales, seeded set-based.
+  const community = databaseUrl && (!onlyPattern || COMMUNITY_SCENARIOS.some((name) => onlyPattern.test(name)))
+    ? await prepareCommunityBench({ app, query: bench.query, driver: bench.driver, mediaId: media.id, workspaceId: workspace.id, appUrl, bearer, host: HOST })
+    : undefined;
+  if (community) closers.push({ name: 'community floor', close: community.close });
   // Random ads (issue 13): 1,000 running ads, seeded set-based on either database.
   const adOps = !onlyPattern || AD_OPS_SCENARIOS.some((name) => onlyPattern.test(name))
     ? await prepareAdOpsBench({ app, query: bench.query, driver: bench.driver, mediaId: media.id, appUrl, bearer, host: HOST })
     : undefined;
   if (adOps) closers.push({ name: 'ad-ops floor', close: adOps.close });
+  // Section contents (issue 12): an issue of 20 sections x 50 contents, seeded set-based on either database.
+  const magazines = !onlyPattern || MAGAZINES_SCENARIOS.some((name) => onlyPattern.test(name))
+    ? await prepareMagazinesBench({ app, query: bench.query, driver: bench.driver, mediaId: media.id, workspaceId: workspace.id, appUrl, bearer, host: HOST })
+    : undefined;
+  if (magazines) closers.push({ name: 'magazines floor', close: magazines.close });
 
   const loader = startLoadGenerator();
   closers.push({
@@ -371,7 +387,9 @@ async function main() {
 
   plan.push(...assets.plan(base));
   plan.push(...(contents?.plan(base) ?? []));
+  plan.push(...(community?.plan(base) ?? []));
   plan.push(...(adOps?.plan(base) ?? []));
+  plan.push(...(magazines?.plan(base) ?? []));
 
   // BENCH_ONLY=<regex> runs the matching scenarios and the floors they are measured against
   // (for a profile of one path: node --cpu-prof --import tsx bench/run.ts).
@@ -421,11 +439,15 @@ async function main() {
   printTargets(rows, rssAtEnd, rssWithDatabase - rssAtStart);
   assets.report(rows);
   if (contents) contents.report(rows);
+  if (community) community.report(rows);
   if (adOps) adOps.report(rows);
+  if (magazines) magazines.report(rows);
   else console.log(databaseUrl ? '\nContents (issue 10): not picked by BENCH_ONLY' : '\nContents (issue 10): PostgreSQL only (set DATABASE_URL)');
   const firstCpu = rows.find((r) => r.name === 'floor: list first page')?.cpuUsPerRequest ?? 0;
   const deepCpu = rows.find((r) => r.name === 'floor: list deep page')?.cpuUsPerRequest ?? 0;
   console.log(`  floor honesty: deep page ${fmt(deepCpu)} us vs first page ${fmt(firstCpu)} us (${fmt((100 * deepCpu) / Math.max(firstCpu, 1))} %; the same work, so about 100 %)`);
+  // Messenger (issue 14): a service process of its own with SMTP_URL, after the load runs.
+  if (!onlyPattern || onlyPattern.test('messenger')) await runMessengerBench({ databaseUrl });
   warnIfBusy('after the run');
   console.log(`\nTotal time ${fmt((Date.now() - started) / 1000, 1)} s`);
 }

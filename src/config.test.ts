@@ -51,6 +51,9 @@ describe('loadConfig', () => {
       s3: undefined,
       operatorApiKey: undefined,
       operatorRateLimit: 60,
+      smtpUrl: undefined,
+      mailFrom: 'newsletter@localhost',
+      mailLeaseSeconds: 60,
     });
   });
 
@@ -84,6 +87,9 @@ describe('loadConfig', () => {
       OPERATOR_API_KEY: 'o'.repeat(40),
       RATE_LIMIT_OPERATOR: '11',
       PUBLIC_API_SUNSET: '2029-01-31',
+      SMTP_URL: 'smtp://user:pw@mail:1025',
+      MAIL_FROM: 'News <news@example.com>',
+      MAIL_LEASE_SECONDS: '30',
     });
     expect(config).toEqual({
       env: 'production',
@@ -114,6 +120,9 @@ describe('loadConfig', () => {
       s3: undefined,
       operatorApiKey: 'o'.repeat(40),
       operatorRateLimit: 11,
+      smtpUrl: 'smtp://user:pw@mail:1025',
+      mailFrom: 'News <news@example.com>',
+      mailLeaseSeconds: 30,
     });
   });
 

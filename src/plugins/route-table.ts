@@ -13,6 +13,8 @@ export interface RouteEntry {
   /** Reader routes: the scope the token must carry, or anonymous. */
   scope: string | undefined;
   anonymous: boolean;
+  /** Reader routes that need no x-service-media-id (the token names the media: token endpoint, one-click unsubscribe). */
+  mediaOptional: boolean;
   /** Reader routes about the signed-in reader: application tokens are refused. */
   readerRequired: boolean;
   hasUuidParam: boolean;
@@ -49,6 +51,7 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
       permission: route.config?.permission,
       scope: route.config?.scope,
       anonymous: route.config?.anonymous ?? false,
+      mediaOptional: route.config?.mediaOptional ?? false,
       readerRequired: route.config?.readerRequired ?? false,
       hasUuidParam,
       ownErrorFormat: route.config?.errorFormat !== undefined,

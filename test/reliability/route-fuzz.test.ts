@@ -6,7 +6,7 @@ import type { RouteEntry } from '../../src/plugins/route-table.js';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { type SeededMedia, createCategory, client, seedMedia } from '../setup/factories.js';
 import { type JwksTestProvider, startJwksProvider } from '../setup/identity-providers.js';
-import { registerProvider } from '../setup/reader.js';
+import { clientToken, registerClient, registerProvider } from '../setup/reader.js';
 
 // Malformed requests on every operation of the route table (issue 7), read when the file is
 // collected so that a route added later is fuzzed without touching this file. Each one must
@@ -22,6 +22,8 @@ const routes: RouteEntry[] = ctx.app.routeTable;
 let media: SeededMedia;
 let jwks: JwksTestProvider;
 let readerToken: string;
+/** An application token for the routes whose scope readers' tokens do not carry (mailer:send). */
+let mailerToken: string;
 let categoryId: string;
 
 beforeAll(async () => {
@@ -37,6 +39,7 @@ beforeAll(async () => {
     headers: { 'x-service-media-id': media.mediaId, authorization: `Bearer ${readerToken}` },
   });
   expect([200, 201]).toContain(verified.statusCode);
+  mailerToken = (await clientToken(ctx.app, await registerClient(ctx.app, media.keys.admin, ['mailer:send']))).access_token;
 });
 afterAll(async () => {
   await ctx.close();
@@ -249,7 +252,10 @@ function urlOf(route: RouteEntry, req: FuzzRequest): string {
 
 function headersFor(route: RouteEntry): Record<string, string> {
   if (route.interface === 'backoffice') return { 'x-api-key': media.keys.admin };
-  if (route.interface === 'reader') return { 'x-service-media-id': media.mediaId, authorization: `Bearer ${readerToken}` };
+  if (route.interface === 'reader') {
+    const token = route.scope === 'mailer:send' ? mailerToken : readerToken;
+    return { 'x-service-media-id': media.mediaId, authorization: `Bearer ${token}` };
+  }
   return {};
 }
 

@@ -163,7 +163,7 @@ describe('/messenger/v2/mailing-lists/{id}/subscriptions', () => {
     const seen = new Set<string>();
     let url: string | null = `/messenger/v2/mailing-lists/${list.id}/subscriptions?status=subscribed&limit=100`;
     while (url) {
-      const body = (await api.get(url)).json();
+      const body = (await api.get(url)).json() as { data: Array<{ status: string; email: string }>; meta: { next: string | null } };
       for (const s of body.data) {
         expect(s.status).toBe('subscribed');
         seen.add(s.email);
