@@ -11,6 +11,7 @@ export const docsErrors = {
   /** A referenced record (category, template, asset image, related content) is not in the media: 404 naming where. */
   referenceNotFound: (code: `${string}_not_found`, what: string, details: ErrorDetail[]) =>
     new AppError(404, code, `${what} does not exist in this media`, details),
+  invalidAuthor: (details: ErrorDetail[]) => errors.badRequest('invalid_author', 'an author is not a person of this media', details),
   localeNotFound: () =>
     new AppError(404, 'locale_not_found', 'the content has no live entry in this locale', [
       { path: 'locale', message: 'add the locale to the content first' },
