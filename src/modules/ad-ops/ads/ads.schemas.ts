@@ -40,7 +40,21 @@ export const adBody = z
     ends_at: zonedTimestamp,
     timezone: timeZone,
   })
-  .meta({ id: 'AdWrite' });
+  .meta({
+    id: 'AdWrite',
+    examples: [
+      {
+        advertiser_id: '0193a5c4-2b6e-7d1f-9a3c-5e8f0b1d2c4a',
+        name: 'Winter sale',
+        priority: 10,
+        business_reference: 'PO-2026-17',
+        category: { id: '0193a5c4-3c7f-7e20-8b4d-6f9a1c2e3d5b' },
+        starts_at: '2026-12-01T00:00:00',
+        ends_at: '2027-01-01T00:00:00',
+        timezone: 'Europe/Paris',
+      },
+    ],
+  });
 
 export type AdInput = z.output<typeof adBody>;
 
