@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { can } from '../../../src/shared/permissions.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
@@ -281,6 +282,16 @@ describe('/ad-ops/v2/ads/{id}', () => {
 });
 
 describe('roles', () => {
+  it('grants ad_manager exactly the ad-ops routes of the route table, and editor none of them', () => {
+    const routes = ctx.app.routeTable.filter((r) => r.interface === 'backoffice' && r.permission);
+    expect(routes.filter((r) => r.permission!.startsWith('ad-ops:')).length).toBeGreaterThanOrEqual(20);
+    for (const r of routes) {
+      const adOps = r.permission!.startsWith('ad-ops:');
+      expect(can('ad_manager', r.permission!), `${r.method} ${r.url}`).toBe(adOps);
+      if (adOps) expect(can('editor', r.permission!), `${r.method} ${r.url}`).toBe(false);
+    }
+  });
+
   it('lets ad_manager use ad-ops and nothing else; editor cannot use ad-ops; viewer reads it', async () => {
     const manager = client(ctx.app, media.keys.ad_manager);
     expect((await manager.get('/ad-ops/v2/advertisers')).statusCode).toBe(200);
