@@ -10,6 +10,8 @@ describe('zonedInstant', () => {
     expect(at('2026-07-01T00:00:00.5', 'Asia/Kolkata')).toBe('2026-06-30T18:30:00.500Z');
     expect(at('2026-07-01T12:00:00Z', 'Europe/Paris')).toBe('2026-07-01T12:00:00.000Z');
     expect(at('2026-07-01T12:00:00+05:30', 'Europe/Paris')).toBe('2026-07-01T06:30:00.000Z');
+    expect(at('0050-07-01T12:00:00', 'UTC')).toBe('0050-07-01T12:00:00.000Z');
+    expect(at('2028-02-29T23:30:00', 'Asia/Tokyo')).toBe('2028-02-29T14:30:00.000Z');
   });
 
   it('moves a time skipped by the spring change forward by the gap, and takes the first of a time that occurs twice', () => {

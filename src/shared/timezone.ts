@@ -48,8 +48,9 @@ const formatterOf = (zone: string) => {
 export function offsetAt(zone: string, instant: number): number {
   const parts: Record<string, number> = {};
   for (const p of formatterOf(zone).formatToParts(new Date(instant))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-  return wall - (instant - (((instant % 1000) + 1000) % 1000));
+  const wall = new Date(Date.UTC(2000, 0, 1, parts.hour!, parts.minute!, parts.second!));
+  wall.setUTCFullYear(parts.year!, parts.month! - 1, parts.day!);
+  return wall.getTime() - (instant - (((instant % 1000) + 1000) % 1000));
 }
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
@@ -65,7 +66,10 @@ export function zonedInstant(value: string, zone: string): Date {
   const local = LOCAL.exec(value);
   if (!local) return new Date(value);
   const [, y, mo, d, h, mi, s, frac] = local;
-  const wall = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0), Number((frac ?? '0').padEnd(3, '0').slice(0, 3)));
+  const date = new Date(Date.UTC(2000, 0, 1, Number(h), Number(mi), Number(s ?? 0), Number((frac ?? '0').padEnd(3, '0').slice(0, 3))));
+  // setUTCFullYear, not Date.UTC: the latter reads the years 0 to 99 as 1900 to 1999.
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  const wall = date.getTime();
   // The offsets on either side of any change near this wall time; each gives a candidate.
   const before = offsetAt(zone, wall - DAY);
   const after = offsetAt(zone, wall + DAY);
