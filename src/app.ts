@@ -132,7 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (config.operatorApiKey) await app.register(operatorTree, { ...trees, operatorApiKey: config.operatorApiKey, prefix: '/operator/v1' });
 
   app.addHook('onClose', () => services.core.storage.close());
-  // The send queue works while the app is up: started once ready, stopped before the database closes.
+  // The send queue works while the app is up: started once ready (when messages wait, else with the first one), stopped before the database closes.
   app.addHook('onReady', () => services.messenger.start());
   app.addHook('onClose', async () => {
     await services.messenger.stop();

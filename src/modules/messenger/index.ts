@@ -77,8 +77,10 @@ export async function createMessengerServices(options: MessengerOptions) {
       };
     },
   });
-  const queue = createSendQueue({ db, logger, run: outbox.run });
-  const kick = () => queue.kick();
+  const queue = createSendQueue({ db, logger, run: outbox.run, hasPending: outbox.hasPending });
+  // The messages are committed before the kick: a kick that fails (the queue cannot start now) is
+  // logged, and the next kick or start-up sends them.
+  const kick = () => queue.kick().catch((err: unknown) => logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'send queue kick failed'));
 
   const mailingLists = createMailingListsService({ db, repo: createMailingListsRepository(pager), core: options.core });
   const subscriptions = createSubscriptionsService({ db, repo: createSubscriptionsRepository(pager), mailingLists, outbox, tokens, links, kick });
@@ -96,8 +98,8 @@ export async function createMessengerServices(options: MessengerOptions) {
     mappers: outboxMappers(domain),
     tokens,
     queue,
-    /** Starts the send queue (the app's onReady). */
-    start: () => queue.start(),
+    /** The app's onReady: the send queue starts when messages wait, else with the first one queued. */
+    start: () => queue.ready(),
     /** Stops claiming, finishes the batch in flight, stops the queue (the app's onClose, before the database closes). */
     async stop() {
       await outbox.stop();

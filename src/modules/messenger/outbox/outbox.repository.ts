@@ -164,6 +164,13 @@ export function createOutboxRepository(pager: Paginator) {
         where id = ${id}::uuid and state = 'sending' and attempts = ${attempts}`);
     },
 
+    /** Whether any message waits to be sent (queued, or sending under a lease that may lapse). */
+    async hasPending(db: Executor): Promise<boolean> {
+      const result = await db.execute(sql`
+        select exists (select 1 from ${outboxMessages} where state = 'queued') or exists (select 1 from ${outboxMessages} where state = 'sending') as pending`);
+      return rowsOf<{ pending: boolean }>(result)[0]?.pending === true;
+    },
+
     /** When the next row falls due (a retry later, a lease lapsing), if any. */
     async nextDue(db: Executor): Promise<Date | undefined> {
       const result = await db.execute(sql`

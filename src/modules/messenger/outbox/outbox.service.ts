@@ -89,6 +89,7 @@ export function createOutboxService(options: OutboxOptions) {
     /** Queues one message (a confirmation, a mailer message) in the caller's transaction. */
     enqueue: (executor: Executor, values: Parameters<OutboxRepository['insert']>[1]) => repo.insert(executor, values),
 
+    hasPending: () => repo.hasPending(db),
     fanOut: repo.fanOut,
     countConfirmations: repo.countConfirmations,
     markDelivery: repo.markDelivery,

@@ -44,22 +44,50 @@ export interface SendQueueOptions {
   logger: Logger;
   /** One send run: drains what is due; answers when the next row falls due (a retry, a lapsed lease), if any. */
   run: () => Promise<Date | undefined>;
+  /** Whether messages wait to be sent (checked when the app is ready). */
+  hasPending: () => Promise<boolean>;
 }
 
 /**
  * The durable send queue (pg-boss in the `pgboss` schema of the app's database): a kick is a
- * job; a worker in every instance runs the outbox's send run for it. Started with the app
- * (onReady) and stopped with it (onClose): the run in flight finishes its batch, nothing new
- * is claimed, pg-boss's timers and pollers end.
+ * job; a worker in every instance runs the outbox's send run for it. Its lifecycle is the app's:
+ * on ready it starts when messages wait (left by a stopped or crashed instance), otherwise with
+ * the first message this instance queues, so that an instance (or a test) that sends nothing
+ * runs no pollers; on close the run in flight finishes its batch, nothing new is claimed, and
+ * pg-boss's timers and pollers end.
  */
 export function createSendQueue(options: SendQueueOptions) {
   let boss: PgBoss | undefined;
   let starting: Promise<void> | undefined;
   let stopped = false;
 
-  const kickAt = async (at?: Date) => {
+  const send = async (at?: Date) => {
     if (!boss || stopped) return;
     await boss.send(SEND_QUEUE, {}, { retryLimit: 5, retryDelay: 5, retryBackoff: true, ...(at && { startAfter: at }) });
+  };
+
+  const start = (): Promise<void> => {
+    starting ??= (async () => {
+      const instance = new PgBoss({
+        db: bossDb(options.db),
+        schema: 'pgboss',
+        // The send run itself retries messages; the queue only has to keep kicks durable.
+        archiveCompletedAfterSeconds: 3600,
+        deleteAfterDays: 2,
+      });
+      instance.on('error', (err: Error) => options.logger.warn({ err: { message: err.message } }, 'send queue error'));
+      await instance.start();
+      await instance.createQueue(SEND_QUEUE);
+      boss = instance;
+      // A batch of kicks is one run: kicks sent while a run is busy coalesce into the next.
+      await instance.work(SEND_QUEUE, { batchSize: 20, pollingIntervalSeconds: 1 }, async () => {
+        const next = await options.run();
+        if (next) await send(next);
+      });
+      // Work left by a stopped or crashed instance (queued rows, lapsed leases) starts now.
+      await send();
+    })();
+    return starting;
   };
 
   return {
@@ -67,32 +95,17 @@ export function createSendQueue(options: SendQueueOptions) {
       return boss !== undefined && !stopped;
     },
 
-    start(): Promise<void> {
-      starting ??= (async () => {
-        const instance = new PgBoss({
-          db: bossDb(options.db),
-          schema: 'pgboss',
-          // The send run itself retries messages; the queue only has to keep kicks durable.
-          archiveCompletedAfterSeconds: 3600,
-          deleteAfterDays: 2,
-        });
-        instance.on('error', (err: Error) => options.logger.warn({ err: { message: err.message } }, 'send queue error'));
-        await instance.start();
-        await instance.createQueue(SEND_QUEUE);
-        boss = instance;
-        // A batch of kicks is one run: kicks sent while a run is busy coalesce into the next.
-        await instance.work(SEND_QUEUE, { batchSize: 20, pollingIntervalSeconds: 1 }, async () => {
-          const next = await options.run();
-          if (next) await kickAt(next);
-        });
-        // Work left by a stopped or crashed instance (queued rows, lapsed leases) starts now.
-        await kickAt();
-      })();
-      return starting;
+    /** The app's onReady: starts the queue when messages wait. */
+    async ready(): Promise<void> {
+      if (!stopped && (await options.hasPending())) await start();
     },
 
-    /** Asks for a send run now (after a commit that queued messages). */
-    kick: () => kickAt(),
+    /** Asks for a send run now (after a commit that queued messages), starting the queue if need be. */
+    async kick(): Promise<void> {
+      if (stopped) return;
+      await start();
+      await send();
+    },
 
     async stop(): Promise<void> {
       if (stopped) return;
