@@ -141,7 +141,7 @@ interface LocaleJson {
 }
 
 // The Reader's wire shapes, written out by hand for the seeded data (no visual, richtext blocks).
-const readerContent = (r: Row, blocks: boolean) => {
+export const readerContent = (r: Row, blocks: boolean) => {
   const locales = r.locales as LocaleJson[];
   const e = locales.find((l) => l.locale === 'en') ?? locales[0]!;
   const item = {
@@ -182,7 +182,7 @@ interface CategoryLocale {
   name: string;
   description: string | null;
 }
-const categorySummary = (r: Row) => {
+export const categorySummary = (r: Row) => {
   const locales = r.locales as CategoryLocale[];
   const e = locales.find((l) => l.locale === 'en') ?? locales[0];
   return {
@@ -194,7 +194,7 @@ const categorySummary = (r: Row) => {
     updated_at: r.updatedAt,
   };
 };
-const templateSummary = (r: Row) => ({ id: r.id, content_type_id: r.contentTypeId, key: r.key, name: r.name, updated_at: r.updatedAt });
+export const templateSummary = (r: Row) => ({ id: r.id, content_type_id: r.contentTypeId, key: r.key, name: r.name, updated_at: r.updatedAt });
 
 const cursor = (r: Row) => Buffer.from(JSON.stringify([r.publishedAt, r.id])).toString('base64url');
 

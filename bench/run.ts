@@ -213,8 +213,9 @@ async function main() {
   const started = Date.now();
   const rssAtStart = rssMb();
   warnIfBusy('before the run');
-  // First, while nothing else of the bench runs: `npm start` on an empty, then a warm, PGlite directory.
-  printStartup(await measureStartup());
+  // First, while nothing else of the bench runs: `npm start` on an empty, then a warm, PGlite directory
+  // (unless BENCH_ONLY picks other scenarios).
+  if (!process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test('start-up')) printStartup(await measureStartup());
   const databaseUrl = process.env.DATABASE_URL || undefined;
   // Uploads of the image scenarios go to a directory of the bench's own, removed at the end.
   const storageDir = await mkdtemp(join(tmpdir(), 'mps-bench-storage-'));
@@ -441,8 +442,8 @@ async function main() {
   if (contents) contents.report(rows);
   if (community) community.report(rows);
   if (adOps) adOps.report(rows);
-  if (magazines) magazines.report(rows);
   else console.log(databaseUrl ? '\nContents (issue 10): not picked by BENCH_ONLY' : '\nContents (issue 10): PostgreSQL only (set DATABASE_URL)');
+  if (magazines) magazines.report(rows);
   const firstCpu = rows.find((r) => r.name === 'floor: list first page')?.cpuUsPerRequest ?? 0;
   const deepCpu = rows.find((r) => r.name === 'floor: list deep page')?.cpuUsPerRequest ?? 0;
   console.log(`  floor honesty: deep page ${fmt(deepCpu)} us vs first page ${fmt(firstCpu)} us (${fmt((100 * deepCpu) / Math.max(firstCpu, 1))} %; the same work, so about 100 %)`);

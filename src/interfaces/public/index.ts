@@ -2,6 +2,7 @@ import etag from '@fastify/etag';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { corePublicRoutes, coreTags } from '../../modules/core/index.js';
+import { magazinesPublicRoutes } from '../../modules/magazines/index.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
@@ -63,6 +64,7 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   });
 
   await app.register(corePublicRoutes, { core: services.core });
+  await app.register(magazinesPublicRoutes, { magazines: services.magazines });
 
   // What a team planning its migration needs: every Public operation and its successor.
   route(app, {

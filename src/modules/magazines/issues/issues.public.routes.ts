@@ -6,7 +6,6 @@ import { route } from '../../../shared/http/route.js';
 import { isoTimestamp, pagingMeta as pagingMetaSchema, uuid } from '../../../shared/schemas.js';
 import type { CoreServices } from '../../core/index.js';
 import type { ContentMappers } from '../../docs/index.js';
-import { magazinesErrors } from '../magazines.errors.js';
 import { magazinesTags } from '../magazines.tags.js';
 import type { IssuesService } from './issues.service.js';
 
@@ -118,10 +117,8 @@ export const issuesPublicRoutes: FastifyPluginAsyncZod<{
     querystring: readerListQuery,
     response: { 200: listSchema },
     handler: async (ctx, { params, query }, reply) => {
-      const mediaId = await issues.sectionMedia(params.section_id);
-      if (!mediaId) throw magazinesErrors.sectionNotFound();
+      const { mediaId, page } = await issues.publicSectionContents(ctx, params.section_id, query);
       const media = await tenancy.cachedMedia(mediaId);
-      const page = await issues.publishedSectionContents({ ...ctx, mediaId }, params.section_id, query);
       const view = { locale: query.locale, fallback: media.defaultLocale };
       return {
         meta: pagingMeta(reply.request, page),

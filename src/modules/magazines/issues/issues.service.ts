@@ -106,6 +106,10 @@ export function createIssuesService(deps: {
       descriptionText: l.description_html?.text ?? null,
     }));
 
+  /** A live section's published contents, docs' Reader page over the section's entries in position order. */
+  const listSection = (ctx: RequestContext, sectionId: string, query: PagingQuery) =>
+    docs.listPublishedIn(ctx, query, { name: 'section', source: repo.sectionListing(), params: { section: sectionId }, scope: `section:${sectionId}` });
+
   /** A set sent with positions, in their order (the aggregate numbers it 0..n-1). */
   const inOrder = <T extends { position: number }>(entries: T[]) => [...entries].sort((a, b) => a.position - b.position);
 
@@ -308,12 +312,14 @@ export function createIssuesService(deps: {
     async publishedSectionContents(ctx: RequestContext, sectionId: string, query: PagingQuery, issueId?: string) {
       if (issueId) await sectionOf(db, ctx.mediaId, issueId, sectionId);
       else await loadSection(db, ctx.mediaId, sectionId);
-      return docs.listPublishedIn(ctx, query, {
-        name: 'section',
-        source: repo.sectionListing(),
-        params: { section: sectionId },
-        scope: `section:${sectionId}`,
-      });
+      return listSection(ctx, sectionId, query);
+    },
+
+    /** Public: the media of a live section (whoever asks), then its published contents: two statements. */
+    async publicSectionContents(ctx: RequestContext, sectionId: string, query: PagingQuery) {
+      const mediaId = await repo.sectionMedia(db, sectionId);
+      if (!mediaId) throw magazinesErrors.sectionNotFound();
+      return { mediaId, page: await listSection({ ...ctx, mediaId }, sectionId, query) };
     },
 
     /** Published contents of the issue's sections matching `q`, docs' Reader search narrowed to the issue. */
@@ -330,8 +336,6 @@ export function createIssuesService(deps: {
       return { blocks: layout.blocks, contents: await docs.publishedAmong(ctx.mediaId, ids) };
     },
 
-    /** The media of a live section (the Public interface addresses a section alone). */
-    sectionMedia: (sectionId: string) => repo.sectionMedia(db, sectionId),
   };
 }
 
