@@ -73,11 +73,19 @@ export interface SearchColumns {
  * `q` is a bound parameter, never SQL.
  */
 export function searchMatch(columns: SearchColumns, q: SQL | Placeholder, configs: readonly string[]): SQL {
+  return sql`(${documentMatch(columns, q, configs)} or ${titleMatch(columns, q)})`;
+}
+
+/** The full-text half of `searchMatch`: the document in its own configuration, one branch per configuration. */
+export function documentMatch(columns: SearchColumns, q: SQL | Placeholder, configs: readonly string[]): SQL {
   const byConfig = configs.map(
     (config) => sql`(${columns.config} = ${literal(config)} and ${columns.document} @@ websearch_to_tsquery(${literal(config)}, ${q}))`,
   );
-  return sql`(${sql.join(byConfig, sql` or `)} or ${q} <% ${columns.title})`;
+  return sql.join(byConfig, sql` or `);
 }
+
+/** The typo half of `searchMatch`: the title by pg_trgm word similarity. */
+export const titleMatch = (columns: SearchColumns, q: SQL | Placeholder): SQL => sql`${q} <% ${columns.title}`;
 
 /**
  * The relevance of an entry: the document's rank when its words match (a title word weighs
@@ -124,10 +132,13 @@ export function rankedHits(def: {
   q: Placeholder;
   configs: readonly string[];
 }): { source: SQL; rank: SQL<number>; id: SQL<string> } {
-  const hits = sql`(select ${def.parent} as hit_id, max(${searchRank(def.columns, def.q, def.configs)})::real as rank
-    from ${def.entries}
-    where ${def.deletedAt} is null and ${searchMatch(def.columns, def.q, def.configs)}
-    group by ${def.parent}
+  // The two halves of the match as two arms, each served by its own index (the documents' GIN, the
+  // titles' trigram GIN): one OR over both lets the planner scan every entry computing similarity.
+  const arm = (match: SQL) => sql`select ${def.parent} as hit_id, ${searchRank(def.columns, def.q, def.configs)} as rank
+    from ${def.entries} where ${def.deletedAt} is null and (${match})`;
+  const hits = sql`(select hit_id, max(rank)::real as rank
+    from (${arm(documentMatch(def.columns, def.q, def.configs))} union all ${arm(titleMatch(def.columns, def.q))}) as arms
+    group by hit_id
     order by 2 desc nulls last, 1 desc nulls last) as hits`;
   const source = sql`${hits} cross join lateral (select * from ${def.root} where ${def.rootId} = hits.hit_id limit 1) as ${sql.identifier(getTableName(def.root))}`;
   return { source, rank: sql<number>`hits.rank`, id: sql<string>`hits.hit_id` };
