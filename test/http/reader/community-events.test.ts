@@ -136,3 +136,17 @@ describe('registration', () => {
     expect(next.json().data.map((p: { display_name: string }) => p.display_name)).toEqual(['Zoe']);
   });
 });
+
+describe('Reader favorites of kind profile', () => {
+  it('must be published profiles of the media', async () => {
+    const reader = await readers.asReader(`fav-${randomUUID()}`);
+    const path = '/api/media/v1/accounts/me/favorites';
+    const person = await createProfile(api, f, 'people');
+    const added = await reader.post(path, { kind: 'profile', record_id: person.id });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json().data).toMatchObject({ kind: 'profile', record_id: person.id });
+    const draft = await createProfile(api, f, 'organizations', { profile: { status_id: f.statuses.draft } });
+    expectError(await reader.post(path, { kind: 'profile', record_id: draft.id }), 404, 'profile_not_found');
+    expectError(await reader.post(path, { kind: 'profile', record_id: randomUUID() }), 404, 'profile_not_found');
+  });
+});
