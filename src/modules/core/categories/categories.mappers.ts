@@ -1,16 +1,11 @@
-import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
+import type { ReaderView } from '../../../shared/http/reader.js';
+import { readerNamed, toNamedLocales } from '../../../shared/named-locales.js';
 import { iso, isoOrNull } from '../../../shared/time.js';
 import type { CategoryWithLocales } from './categories.repository.js';
 
 export const toBackofficeCategory = (row: CategoryWithLocales) => ({
   id: row.id,
-  locales: row.locales.map((l) => ({
-    id: l.id,
-    locale: l.locale,
-    name: l.name,
-    description: l.description,
-    deleted_at: isoOrNull(l.deletedAt),
-  })),
+  locales: toNamedLocales(row.locales),
   svg_icon: row.svgIcon,
   is_archived: row.isArchived,
   inserted_at: iso(row.insertedAt),
@@ -20,13 +15,6 @@ export const toBackofficeCategory = (row: CategoryWithLocales) => ({
 
 /** Reader view (spec 2.4): one language, chosen by the locale rule. */
 export const toReaderCategory = (row: CategoryWithLocales, view: Pick<ReaderView, 'locale' | 'fallback'>) => {
-  const { entry, meta } = pickLocale(row.locales, view.locale, view.fallback);
-  return {
-    id: row.id,
-    name: entry?.name ?? null,
-    description: entry?.description ?? null,
-    svg_icon: row.svgIcon,
-    meta: { locales: meta },
-    updated_at: iso(row.updatedAt),
-  };
+  const { name, description, meta } = readerNamed(row.locales, view);
+  return { id: row.id, name, description, svg_icon: row.svgIcon, meta, updated_at: iso(row.updatedAt) };
 };

@@ -1,16 +1,9 @@
 import { z } from 'zod';
 import { localesMeta } from '../../../shared/http/reader.js';
-import { isoTimestamp, locale, uuid } from '../../../shared/schemas.js';
+import { type NamedLocaleInput, namedLocaleFields, namedLocalesInput } from '../../../shared/named-locales.js';
+import { isoTimestamp, uuid } from '../../../shared/schemas.js';
 
-export const categoryLocaleSchema = z
-  .object({
-    id: uuid,
-    locale,
-    name: z.string(),
-    description: z.string().nullable(),
-    deleted_at: isoTimestamp.nullable(),
-  })
-  .meta({ id: 'CategoryLocale' });
+export const categoryLocaleSchema = z.object(namedLocaleFields).meta({ id: 'CategoryLocale' });
 
 export const categorySchema = z
   .object({
@@ -24,19 +17,7 @@ export const categorySchema = z
   })
   .meta({ id: 'Category' });
 
-const localeInput = z.strictObject({
-  locale,
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(2000).nullable().optional(),
-});
-
-const localesInput = z
-  .array(localeInput)
-  .min(1)
-  .max(50)
-  .refine((entries) => new Set(entries.map((e) => e.locale)).size === entries.length, {
-    message: 'each locale may appear only once',
-  });
+const localesInput = namedLocalesInput;
 
 const svgIcon = z.string().max(20_000).nullable().describe('Inline SVG; sanitised on write (shapes only, no scripts)');
 
@@ -60,7 +41,7 @@ export const categoryUpdateBody = z
 
 export type CategoryCreate = z.output<typeof categoryCreateBody>;
 export type CategoryUpdate = z.output<typeof categoryUpdateBody>;
-export type CategoryLocaleInput = z.output<typeof localeInput>;
+export type CategoryLocaleInput = NamedLocaleInput;
 
 export const readerCategorySchema = z
   .object({

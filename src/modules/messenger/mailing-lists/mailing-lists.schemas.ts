@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { localesMeta } from '../../../shared/http/reader.js';
-import { isoTimestamp, locale, uuid } from '../../../shared/schemas.js';
+import { namedLocaleFields, namedLocalesInput as localesInput } from '../../../shared/named-locales.js';
+import { isoTimestamp, uuid } from '../../../shared/schemas.js';
 
-export const mailingListLocaleSchema = z
-  .object({ id: uuid, locale, name: z.string(), description: z.string().nullable(), deleted_at: isoTimestamp.nullable() })
-  .meta({ id: 'MailingListLocale' });
+export const mailingListLocaleSchema = z.object(namedLocaleFields).meta({ id: 'MailingListLocale' });
 
 export const mailingListSchema = z
   .object({
@@ -17,18 +16,6 @@ export const mailingListSchema = z
     deleted_at: isoTimestamp.nullable(),
   })
   .meta({ id: 'MailingList' });
-
-const localeInput = z.strictObject({
-  locale,
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(2000).nullable().optional(),
-});
-
-const localesInput = z
-  .array(localeInput)
-  .min(1)
-  .max(50)
-  .refine((entries) => new Set(entries.map((e) => e.locale)).size === entries.length, { message: 'each locale may appear only once' });
 
 export const mailingListCreateBody = z
   .strictObject({ locales: localesInput, is_public: z.boolean().optional(), double_opt_in: z.boolean().optional() })

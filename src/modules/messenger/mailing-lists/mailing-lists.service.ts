@@ -1,12 +1,11 @@
 import type { Db, Executor } from '../../../db/client.js';
 import type { RequestContext } from '../../../shared/http/route.js';
+import { namedLocaleEntries as localeEntries } from '../../../shared/named-locales.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { messengerErrors } from '../messenger.errors.js';
 import { type MailingListsRepository, mailingListAggregate } from './mailing-lists.repository.js';
 import type { MailingListCreate, MailingListUpdate } from './mailing-lists.schemas.js';
 
-type LocaleInput = MailingListCreate['locales'][number];
-const localeEntries = (entries: LocaleInput[]) => entries.map((l) => ({ locale: l.locale, name: l.name, description: l.description ?? null }));
 
 export interface MessengerCore {
   /** 400 when a locale is not one of the media's. */
