@@ -30,9 +30,9 @@ export function columnsOf(fields: Record<string, unknown>, skip: ReadonlySet<str
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined || skip.has(key)) continue;
-    if (key.endsWith('_html') && isHtml(value)) {
-      out[camel(key)] = value.html;
-      out[camel(key.replace(/_html$/, '_text'))] = value.text;
+    if (key.endsWith('_html') && (isHtml(value) || value === null)) {
+      out[camel(key)] = value?.html ?? null;
+      out[camel(key.replace(/_html$/, '_text'))] = value?.text ?? null;
     } else out[camel(key)] = value;
   }
   return out;
@@ -250,7 +250,16 @@ const localesIn = <L extends z.ZodRawShape>(locale: L) =>
  */
 export function recordSchemas<F extends z.ZodRawShape, I extends z.ZodRawShape, L extends z.ZodRawShape, LI extends z.ZodRawShape>(
   name: string,
-  d: { fields: F; input: I; locale?: L; localeInput?: LI },
+  d: {
+    fields: F;
+    input: I;
+    locale?: L;
+    localeInput?: LI;
+    /** A rule over the create body's fields together (exactly one of two references), with the path it names. */
+    createRule?: { check: (body: Record<string, unknown>) => boolean; message: string; path: string };
+    /** The OpenAPI examples of the bodies, where one derived from the schema would not pass its rules. */
+    examples?: { create?: unknown; update?: unknown };
+  },
 ) {
   const locale = d.locale ? { locale: z.object({ id: uuid, locale: localeCode, ...d.locale }) } : undefined;
   const localeInput = d.localeInput ? localesIn(d.localeInput) : undefined;
@@ -274,7 +283,11 @@ export function recordSchemas<F extends z.ZodRawShape, I extends z.ZodRawShape, 
       updated_at: isoTimestamp,
     })
     .meta({ id: `Reader${name}` });
-  const create = z.strictObject({ ...d.input, ...(localeInput && { locales: localeInput }) }).meta({ id: `${name}Create` });
+  const rule = d.createRule;
+  const create = z
+    .strictObject({ ...d.input, ...(localeInput && { locales: localeInput }) })
+    .refine((body) => !rule || rule.check(body as Record<string, unknown>), { message: rule?.message ?? '', path: rule ? [rule.path] : [] })
+    .meta({ id: `${name}Create`, ...(d.examples?.create !== undefined && { examples: [d.examples.create] }) });
   const partial = Object.fromEntries(Object.entries(d.input).map(([k, v]) => [k, (v as z.ZodType).optional()])) as unknown as {
     [K in keyof I]: z.ZodOptional<I[K]>;
   };
@@ -283,7 +296,7 @@ export function recordSchemas<F extends z.ZodRawShape, I extends z.ZodRawShape, 
       ...partial,
       ...(localeInput && { locales: localeInput.optional().describe('The complete set of locale entries: listed ones are created or updated, others are deleted') }),
     })
-    .meta({ id: `${name}Update` });
+    .meta({ id: `${name}Update`, ...(d.examples?.update !== undefined && { examples: [d.examples.update] }) });
   return { item, reader, create, update };
 }
 

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.js';
 import type { Paginator } from '../../shared/paging.js';
+import { announcementsCollection } from './announcements/announcements.js';
+import { distributionsCollection } from './distributions/distributions.js';
 import { mediaBlocksCollection } from './media-blocks/media-blocks.js';
 import { menusCollection } from './menus/menus.js';
 import {
@@ -12,10 +14,12 @@ import {
   collectionService,
 } from './publisher.collection.js';
 import { publicationsCollection } from './publications/publications.js';
+import { releasesCollection } from './releases/releases.js';
 import { rssFeedsCollection } from './rss-feeds/rss-feeds.js';
 import { feedsReaderRoutes } from './sitemaps/feeds.routes.js';
 import { topicsBackofficeRoutes } from './topics/topics.backoffice.routes.js';
 import { topicsReaderRoutes } from './topics/topics.reader.routes.js';
+import { webpagesCollection } from './webpages/webpages.js';
 import { createTopicsRepository } from './topics/topics.repository.js';
 import { createTopicsService } from './topics/topics.service.js';
 
@@ -33,6 +37,10 @@ const COLLECTIONS = {
   mediaBlocks: mediaBlocksCollection,
   publications: publicationsCollection,
   rssFeeds: rssFeedsCollection,
+  webpages: webpagesCollection,
+  announcements: announcementsCollection,
+  releases: releasesCollection,
+  distributions: distributionsCollection,
 } satisfies Record<string, PublisherCollection>;
 
 type CollectionName = keyof typeof COLLECTIONS;

@@ -64,8 +64,8 @@ export interface PublisherCollection {
   notes?: Partial<Record<StandardOp, string>>;
   /** The Backoffice operations offered (all six by default). */
   only?: readonly StandardOp[];
-  /** The references a body names, checked before any write (404 naming the field). */
-  references?: (live: PublisherDeps['live']) => Reference[];
+  /** The references a body names, checked before any write (404 naming the field): `reference(...)` each. */
+  references?: Array<(live: PublisherDeps['live']) => Reference>;
   prepare?: (input: Record<string, unknown>) => Record<string, unknown>;
   checkUpdate?: (current: Record<string, unknown>, patch: Record<string, unknown>) => void;
   /** What readers see: the list (in the aggregate's view, when named) and the record by id or key. */
@@ -76,6 +76,28 @@ export interface PublisherCollection {
     by?: ReaderAddress;
   };
 }
+
+const SINGULAR = { organizations: 'organization', events: 'event', projects: 'project', people: 'person', contents: 'content', templates: 'template', categories: 'category' } as const;
+
+/**
+ * A reference to a live record of another area, by the kind the container injects a lookup for:
+ * the body field (`organization_id` by default; `entries[].profile_id` in a part) and its 404
+ * (`organization_not_found`).
+ */
+export const reference =
+  (kind: keyof typeof SINGULAR, field: string = `${SINGULAR[kind]}_id`) =>
+  (live: PublisherDeps['live']): Reference => ({
+    field,
+    code: `${SINGULAR[kind]}_not_found`,
+    what: field.endsWith('_ids') || field.includes('[]') ? `a ${SINGULAR[kind]}` : `the ${SINGULAR[kind]}`,
+    live: live[kind],
+  });
+
+/** A collection's names from its label: operationIds (`listMediaBlocks`), sentences, and its two errors. */
+export const named = (label: string, plural: string, errors: { notFound: () => AppError; conflict: () => AppError }) => {
+  const pascal = (words: string) => words.replace(/(^|\s)([a-z])/g, (_, _s: string, c: string) => c.toUpperCase());
+  return { label, plural, names: { one: pascal(label), many: pascal(plural) }, ...errors };
+};
 
 /** A collection's OpenAPI tags: Backoffice and Reader. */
 const tagsOf = (c: PublisherCollection) => ({
@@ -91,7 +113,7 @@ export function collectionService(deps: PublisherDeps, c: PublisherCollection) {
       agg,
       notFound: c.notFound,
       conflict: c.conflict,
-      ...(c.references && { references: c.references(deps.live) }),
+      ...(c.references && { references: c.references.map((ref) => ref(deps.live)) }),
       ...(c.prepare && { prepare: c.prepare }),
       ...(c.checkUpdate && { checkUpdate: c.checkUpdate as never }),
       assertLocales: deps.assertLocales,

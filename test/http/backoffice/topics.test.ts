@@ -31,6 +31,7 @@ describe('topics (Backoffice)', () => {
       description: 'Weather and more',
       inserted_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      deleted_at: null,
     });
     const second = (await editor.post('/core/v2/topics', { key: 'energy', name: 'Energy' })).json().data;
     expect((await viewer.get(`/core/v2/topics/${topic.id}`)).json().data).toEqual(topic);

@@ -3,6 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { expectError } from '../../setup/expect.js';
+import { communityFixture, createProfile } from '../../setup/community.js';
 import { type DocsFixture, createContent, docsFixture, short } from '../../setup/docs.js';
 import { type Client, type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
 
@@ -156,6 +157,25 @@ describe('Sitemaps', () => {
     ]);
     expect((await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`, { 'if-none-match': index.headers.etag as string })).statusCode).toBe(304);
     expectError(await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}&page=2`), 404, 'sitemap_page_not_found');
+  });
+
+  it('lists the published people, organizations, events and projects with a canonical URL, each in its own file', async () => {
+    const own = await seedMedia(ctx.app);
+    const api = client(ctx.app, own.keys.editor);
+    const f = await communityFixture(api, own.workspaceId);
+    const urls: Record<string, string> = {};
+    for (const kind of ['people', 'organizations', 'events', 'projects'] as const) {
+      urls[kind] = `https://site.example.com/${kind}/a?b=1&c=2`;
+      const made = await createProfile(api, f, kind, { profile: { canonical_url: urls[kind] } });
+      await createProfile(api, f, kind, { profile: { canonical_url: `https://site.example.com/${kind}/draft`, status_id: f.statuses.draft } });
+      const res = await anonymous(`/api/media/v1/sitemaps/${kind}.xml?media_id=${own.mediaId}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(parse(res.body).urlset.url).toEqual([{ loc: urls[kind], lastmod: made.updated_at }]);
+    }
+    const index = parse((await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`)).body);
+    expect(index.sitemapindex.sitemap.map((s: { loc: string }) => s.loc)).toEqual(
+      ['events', 'organizations', 'people', 'projects'].map((kind) => `${ORIGIN}/api/media/v1/sitemaps/${kind}.xml?media_id=${own.mediaId}`),
+    );
   });
 
   it('splits more than 50,000 URLs into files of 50,000 that the index lists', async () => {

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { aggregate, part } from '../../../shared/aggregate.js';
 import { richHtml } from '../../../shared/html.js';
 import { recordSchemas } from '../../../shared/records.js';
-import { type PublisherCollection, keyInput } from '../publisher.collection.js';
+import { type PublisherCollection, keyInput, named } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { mediaBlockLocales, mediaBlocks } from './media-blocks.table.js';
 
 export const mediaBlockAggregate = aggregate(mediaBlocks, {
   owner: mediaBlocks.mediaId,
-  conflict: publisherErrors.mediaBlockKeyTaken,
+  conflict: publisherErrors.mediaBlock.conflict,
   parts: {
     locales: part(mediaBlockLocales, {
       parent: mediaBlockLocales.recordId,
@@ -28,11 +28,7 @@ export const mediaBlocksCollection = {
     locale: { content_html: z.string(), content_text: z.string() },
     localeInput: { content_html: richHtml() },
   }),
-  notFound: publisherErrors.mediaBlockNotFound,
-  conflict: publisherErrors.mediaBlockKeyTaken,
-  names: { one: 'MediaBlock', many: 'MediaBlocks' },
-  label: 'media block',
-  plural: 'media blocks',
+  ...named('media block', 'media blocks', publisherErrors.mediaBlock),
   notes: { create: '`key` is unique among the live media blocks (409 media_block_key_taken); content_html is sanitized, content_text derived.' },
   reader: { path: '/blocks' },
 } satisfies PublisherCollection;

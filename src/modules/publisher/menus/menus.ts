@@ -4,7 +4,7 @@ import { aggregate, part } from '../../../shared/aggregate.js';
 import { recordSchemas } from '../../../shared/records.js';
 import { uuid } from '../../../shared/schemas.js';
 import { publisherErrors } from '../publisher.errors.js';
-import { type PublisherCollection, keyInput } from '../publisher.collection.js';
+import { type PublisherCollection, keyInput, named } from '../publisher.collection.js';
 import { menuLocales, menus } from './menus.table.js';
 
 /** A menu item (spec 2.15): a link, and its own items below it. */
@@ -72,11 +72,19 @@ export const menuSchemas = recordSchemas('Menu', {
   input: { key: keyInput, name: z.string().trim().min(1).max(200) },
   locale: { items: z.array(menuItemSchema) },
   localeInput: { items: itemsAt(1) },
+  examples: {
+    create: {
+      key: 'main',
+      name: 'Main menu',
+      locales: [{ locale: 'en', items: [{ name: 'News', url: '/news', items: [{ name: 'World', url: 'https://example.com/world', open_new_tab: true }] }] }],
+    },
+    update: { name: 'Main menu', locales: [{ locale: 'en', items: [{ name: 'News', url: '/news' }] }] },
+  },
 });
 
 export const menuAggregate = aggregate(menus, {
   owner: menus.mediaId,
-  conflict: publisherErrors.menuKeyTaken,
+  conflict: publisherErrors.menu.conflict,
   parts: {
     locales: part(menuLocales, { parent: menuLocales.recordId, match: ['locale'], columns: ['id', 'locale', 'items', 'deletedAt'] }),
   },
@@ -86,11 +94,7 @@ export const menusCollection = {
   name: 'menus',
   agg: menuAggregate,
   schemas: menuSchemas,
-  notFound: publisherErrors.menuNotFound,
-  conflict: publisherErrors.menuKeyTaken,
-  names: { one: 'Menu', many: 'Menus' },
-  label: 'menu',
-  plural: 'menus',
+  ...named('menu', 'menus', publisherErrors.menu),
   reader: { path: '/menus', by: 'key' },
   notes: { create: '`key` is unique among the live menus of the media (409 menu_key_taken); items nest at most 3 levels.' },
   prepare: (input) =>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { aggregate } from '../../../shared/aggregate.js';
 import { recordSchemas } from '../../../shared/records.js';
 import { isoTimestamp, timestampInput, uuid } from '../../../shared/schemas.js';
-import type { PublisherCollection } from '../publisher.collection.js';
+import { type PublisherCollection, named, reference } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { publications } from './publications.table.js';
 
@@ -10,7 +10,7 @@ export const PUBLICATION_CHANNELS = ['web', 'app', 'newsletter', 'social', 'part
 
 export const publicationAggregate = aggregate(publications, {
   owner: publications.mediaId,
-  conflict: publisherErrors.publicationConflict,
+  conflict: publisherErrors.publication.conflict,
   parts: {},
 });
 
@@ -32,12 +32,8 @@ export const publicationsCollection = {
       published_at: timestampInput,
     },
   }),
-  notFound: publisherErrors.publicationNotFound,
-  conflict: publisherErrors.publicationConflict,
-  names: { one: 'Publication', many: 'Publications' },
-  label: 'publication',
-  plural: 'publications',
+  ...named('publication', 'publications', publisherErrors.publication),
   only: ['list', 'create', 'get', 'remove', 'restore'],
   notes: { create: 'content_id names a live content of the media (404 content_not_found otherwise).' },
-  references: (live) => [{ field: 'content_id', code: 'content_not_found', what: 'the content', live: live.contents }],
+  references: [reference('contents')],
 } satisfies PublisherCollection;

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { aggregate, part } from '../../../shared/aggregate.js';
 import { recordSchemas } from '../../../shared/records.js';
 import { uuid } from '../../../shared/schemas.js';
-import { type PublisherCollection, keyInput } from '../publisher.collection.js';
+import { type PublisherCollection, keyInput, named, reference } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { rssFeedLocales, rssFeeds } from './rss-feeds.table.js';
 
 export const rssFeedAggregate = aggregate(rssFeeds, {
   owner: rssFeeds.mediaId,
-  conflict: publisherErrors.rssFeedKeyTaken,
+  conflict: publisherErrors.rssFeed.conflict,
   parts: {
     locales: part(rssFeedLocales, { parent: rssFeedLocales.recordId, match: ['locale'], columns: ['id', 'locale', 'title', 'description', 'deletedAt'] }),
   },
@@ -36,16 +36,9 @@ export const rssFeedsCollection = {
     locale: { title: z.string(), description: z.string().nullable() },
     localeInput: { title: z.string().trim().min(1).max(200), description: z.string().max(2000).nullable().optional() },
   }),
-  notFound: publisherErrors.rssFeedNotFound,
-  conflict: publisherErrors.rssFeedKeyTaken,
-  names: { one: 'RssFeed', many: 'RssFeeds' },
-  label: 'rss feed',
-  plural: 'rss feeds',
+  ...named('rss feed', 'rss feeds', publisherErrors.rssFeed),
   notes: {
     create: 'Readers fetch it as RSS 2.0 at GET /api/media/v1/rss/{id}. category_ids and template_ids name live records of the media (404 otherwise).',
   },
-  references: (live) => [
-    { field: 'category_ids', code: 'category_not_found', what: 'a category', live: live.categories },
-    { field: 'template_ids', code: 'template_not_found', what: 'a template', live: live.templates },
-  ],
+  references: [reference('categories', 'category_ids'), reference('templates', 'template_ids')],
 } satisfies PublisherCollection;
