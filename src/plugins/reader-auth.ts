@@ -36,9 +36,13 @@ export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
   };
   return async (req) => {
     const config = req.routeOptions.config;
-    const header = req.headers['x-service-media-id'];
+    let header = req.headers['x-service-media-id'];
+    // Feed readers and crawlers send no headers: these routes take the media from ?media_id= too.
+    if ((header === undefined || header === '') && config.mediaFromQuery) header = (req.query as Record<string, string | undefined>).media_id;
     if (header === undefined || header === '') {
-      if (!config.mediaOptional) throw new AppError(400, 'missing_media_id', 'the x-service-media-id header is required');
+      if (!config.mediaOptional) {
+        throw new AppError(400, 'missing_media_id', `the x-service-media-id header${config.mediaFromQuery ? ' (or the media_id query parameter)' : ''} is required`);
+      }
     } else {
       if (typeof header !== 'string' || !isUuid(header)) {
         throw new AppError(400, 'invalid_media_id', 'x-service-media-id must be a UUID');

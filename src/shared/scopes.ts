@@ -39,6 +39,8 @@ declare module 'fastify' {
     anonymous?: boolean;
     /** Reader routes that need no x-service-media-id (the token endpoint finds the media from the client). */
     mediaOptional?: boolean;
+    /** Reader routes that also take the media from `?media_id=` when the header is absent (feeds, sitemaps). */
+    mediaFromQuery?: boolean;
   }
   interface FastifyRequest {
     /** The media named by x-service-media-id, checked to exist. */

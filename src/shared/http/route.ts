@@ -32,7 +32,15 @@ export type Access =
   | { permission: Permission; apiKeyInQuery?: boolean }
   | { scope: Scope; readerRequired?: boolean; mediaOptional?: boolean }
   | { operator: true }
-  | { anonymous: true; mediaOptional?: boolean };
+  | {
+      anonymous: true;
+      mediaOptional?: boolean;
+      /**
+       * The media may also come from the query's `media_id` when the header is absent: documents
+       * fetched by clients that send no headers (feed readers, crawlers). Declare `media_id` in the querystring.
+       */
+      mediaFromQuery?: boolean;
+    };
 
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notModified } from '../../../shared/http/conditional.js';
 import { route } from '../../../shared/http/route.js';
 import { coreTags } from '../core.tags.js';
 import type { AssetDelivery, DeliveryPlan } from './assets.delivery.js';
@@ -15,15 +16,6 @@ const imageBytes = {
   description: 'The image',
   content: Object.fromEntries([...new Set(Object.values(CONTENT_TYPES))].map((type) => [type, { schema: binary }])),
 };
-
-/** If-None-Match against one strong ETag: a list of tags (weak ones compared weakly) or `*`. */
-function notModified(header: string | string[] | undefined, etag: string): boolean {
-  if (typeof header !== 'string') return false;
-  return header.split(',').some((tag) => {
-    const value = tag.trim();
-    return value === '*' || value === etag || value === `W/${etag}`;
-  });
-}
 
 /** The headers of a served image: its type and tag, cached for good (the key names immutable bytes). */
 const cacheable = (reply: FastifyReply, plan: DeliveryPlan) =>
