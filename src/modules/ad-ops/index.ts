@@ -9,7 +9,7 @@ import { createAdvertisersRepository } from './advertisers/advertisers.repositor
 import { createAdvertisersService } from './advertisers/advertisers.service.js';
 import { adsBackofficeRoutes } from './ads/ads.backoffice.routes.js';
 import { adsReaderRoutes } from './ads/ads.reader.routes.js';
-import { createAdsRepository } from './ads/ads.repository.js';
+import { adAggregate, createAdsRepository } from './ads/ads.repository.js';
 import { createAdsService } from './ads/ads.service.js';
 import { creativesBackofficeRoutes } from './creatives/creatives.backoffice.routes.js';
 import { creativeMapper } from './creatives/creatives.mappers.js';
@@ -44,7 +44,13 @@ export function createAdOpsServices(deps: {
     advertisers,
     adCategories: createAdCategoriesService({ db, repo: adCategoriesRepo, inUse: ads.categoryInUse }),
     ads,
-    creatives: createCreativesService({ db, repo: creativesRepository, assets: deps.assets, adExists: ads.exists }),
+    creatives: createCreativesService({
+      db,
+      repo: creativesRepository,
+      assets: deps.assets,
+      adExists: ads.exists,
+      lockAd: (tx, id, mediaId) => adAggregate.lock(tx, id, mediaId),
+    }),
     placements: createPlacementsService({ db, repo: createPlacementsRepository(pager), adExists: ads.exists, issueExists: deps.issueExists }),
     toCreative: creativeMapper(deps.assets.urlOf),
     uploadLimit: deps.assets.uploadLimit,

@@ -116,6 +116,28 @@ describe('creatives', () => {
     expectError(await api.put(`/ad-ops/v2/creatives/${randomUUID()}`, base), 404, 'creative_not_found');
   });
 
+  it('holds at most 100 live creatives per ad, even when creates race (409 creative_limit_reached)', async () => {
+    const advertiserId = (await api.post('/ad-ops/v2/advertisers', { name: 'Many' })).json().data.id;
+    const categoryId = (await api.post('/ad-ops/v2/ad-categories', { name: `Many ${randomUUID().slice(0, 6)}` })).json().data.id;
+    const ad = (
+      await api.post(`/ad-ops/v2/advertisers/${advertiserId}/ads`, {
+        advertiser_id: advertiserId,
+        name: 'Many creatives',
+        priority: 1,
+        category: { id: categoryId },
+        starts_at: '2026-01-01T00:00:00Z',
+        ends_at: '2027-01-01T00:00:00Z',
+        timezone: 'UTC',
+      })
+    ).json().data.id;
+    const body = { name: 'C', kind: 'html', click_url: 'https://acme.example', html: '<p>c</p>' };
+    for (let i = 0; i < 95; i++) expect((await api.post(`/ad-ops/v2/ads/${ad}/creatives`, body)).statusCode).toBe(201);
+    const raced = await Promise.all(Array.from({ length: 10 }, () => api.post(`/ad-ops/v2/ads/${ad}/creatives`, body)));
+    expect(raced.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    for (const res of raced.filter((r) => r.statusCode !== 201)) expectError(res, 409, 'creative_limit_reached');
+    expect((await api.get(`/ad-ops/v2/ads/${ad}/creatives`)).json().data).toHaveLength(100);
+  });
+
   it("uploads an image creative's image through core assets: an asset image of the media, served by /assets", async () => {
     const creative = (
       await api.post(`/ad-ops/v2/ads/${adId}/creatives`, { name: 'Banner', kind: 'image', click_url: 'https://acme.example' })

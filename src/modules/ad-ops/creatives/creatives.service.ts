@@ -29,6 +29,8 @@ export function createCreativesService(deps: {
   repo: CreativesRepository;
   assets: CreativeAssets;
   adExists: (executor: Executor, mediaId: string, id: string) => Promise<boolean>;
+  /** Locks the ad for the rest of the transaction (false when the media has none): creates under it queue. */
+  lockAd: (tx: Executor, id: string, mediaId: string) => Promise<boolean>;
 }) {
   const { db, repo } = deps;
 
@@ -52,7 +54,8 @@ export function createCreativesService(deps: {
 
     create: (ctx: RequestContext, adId: string, input: CreativeInput) =>
       db.transaction(async (tx) => {
-        await assertAd(tx, ctx.mediaId, adId);
+        // Locked, so that two creates cannot both pass the count.
+        if (!(await deps.lockAd(tx, adId, ctx.mediaId))) throw adOpsErrors.adNotFound();
         if ((await repo.countInAd(tx, adId)) >= CREATIVES_PER_AD) {
           throw errors.conflict('creative_limit_reached', `an ad has at most ${CREATIVES_PER_AD} live creatives`);
         }
