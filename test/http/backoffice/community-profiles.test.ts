@@ -39,8 +39,8 @@ describe('/community/v2/people (spec 2.13)', () => {
       last_name: 'Lovelace',
       other_name: 'Countess',
       pronoun: 'she/her',
-      cover_image_key: 'cover.jpg',
-      profile_image_key: 'face.jpg',
+      cover_image_key: image.fileKey,
+      profile_image_key: image.fileKey,
       description: [
         { locale: 'en', blocks: [{ kind: 'richtext', content_html: '<p>Hi <script>x</script><b>there</b></p>' }, { kind: 'image', image: { asset_image_id: image.id } }] },
       ],
@@ -59,8 +59,8 @@ describe('/community/v2/people (spec 2.13)', () => {
       last_name: 'Lovelace',
       other_name: 'Countess',
       pronoun: 'she/her',
-      cover_image_key: 'cover.jpg',
-      profile_image_key: 'face.jpg',
+      cover_image_key: image.fileKey,
+      profile_image_key: image.fileKey,
       profile: {
         id: data.id,
         workspace_id: media.workspaceId,
@@ -113,6 +113,7 @@ describe('/community/v2/people (spec 2.13)', () => {
     expect(fetched.json().data).toEqual(data);
     const listed = await api.get('/community/v2/people?limit=100');
     expect(listed.json().data.map((p: { id: string }) => p.id)).toContain(data.id);
+    expectError(await api.patch(`/community/v2/people/${data.id}`, { cover_image_key: 'nothing-here.jpg' }), 404, 'asset_image_not_found');
     // Another kind's path does not know it.
     expectError(await api.get(`/community/v2/events/${data.id}`), 404, 'profile_not_found');
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { type CommunityFixture, type ProfileKindPath, communityFixture, createProfile, createProfileType } from '../../setup/community.js';
-import { createContent, docsFixture } from '../../setup/docs.js';
+import { createContent, docsFixture, insertAssetImage } from '../../setup/docs.js';
 import { ISO_MS, expectError } from '../../setup/expect.js';
 import { type CategoryWire, type Client, type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
 import { clientToken, readerClient, registerClient } from '../../setup/reader.js';
@@ -18,6 +18,7 @@ let ada: { id: string };
 let adam: { id: string };
 let grace: { id: string };
 let hidden: { id: string; type: string };
+let face: { id: string; fileKey: string };
 
 const ids = (res: { json: () => { data: Array<{ id: string }> } }) => res.json().data.map((p) => p.id);
 const SEARCH = '/api/media/v1/community/people/search';
@@ -31,11 +32,12 @@ beforeAll(async () => {
   reader = readerClient(ctx.app, media.mediaId, token);
   science = await createCategory(api, { locales: [{ locale: 'en', name: 'Science' }] });
   arts = await createCategory(api, { locales: [{ locale: 'en', name: 'Arts' }] });
+  face = await insertAssetImage(ctx.database.db, media.mediaId);
   ada = await createProfile(api, f, 'people', {
     first_name: 'Ada',
     last_name: 'Lovelace',
     profile: { profile_categories: [{ category_id: science.id }], canonical_url: 'https://news.example.test/ada' },
-    profile_image_key: 'ada.jpg',
+    profile_image_key: face.fileKey,
     contact: [{ locale: 'en', email: 'ada@example.test', phone: '+44' }],
     locales: [
       { locale: 'en', summary_html: '<p>Mathematician and writer</p>' },
@@ -79,7 +81,7 @@ describe('GET /api/media/v1/community/people/search (spec 4.1)', () => {
       summary_text: 'Mathematician and writer',
       canonical_url: 'https://news.example.test/ada',
       canonical_domain: 'news.example.test',
-      profile_image_url: 'https://api.example.test/assets/ada.jpg',
+      profile_image_url: `https://api.example.test/assets/${face.fileKey}`,
       cover_image_url: null,
       contact: {
         email: 'ada@example.test',

@@ -28,6 +28,8 @@ export interface ProfilesDeps {
   assertLocales(mediaId: string, entries: Array<{ locale: string }>, path?: string): Promise<void>;
   missingCategories(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   missingAssetImages(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
+  /** A live asset image of the media by file key, else a 404 (cover and profile images name one). */
+  imageByKey?(ctx: RequestContext, fileKey: string): Promise<unknown>;
 }
 
 const placed = {
@@ -177,6 +179,11 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     return new Map(list.map((r) => [r.locale, r.id]));
   };
 
+  /** Cover and profile images name live asset images of the media by file key (404 otherwise). */
+  const assertImages = async (ctx: RequestContext, input: ProfileInput) => {
+    for (const key of [input.cover_image_key, input.profile_image_key]) if (key && core.imageByKey) await core.imageByKey(ctx, key);
+  };
+
   const ownColumns = (kind: ProfileKind, input: ProfileInput) => kinds[kind].columns(input);
 
   const blockOf = async (tx: Executor, mediaId: string, kind: ProfileKind, id: string, blockId: string, view?: 'published') => {
@@ -195,6 +202,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
 
     async create(ctx: RequestContext, kind: ProfileKind, input: ProfileInput & { profile: NonNullable<ProfileInput['profile']> & { workspace_id: string; profile_type_id: string; status_id: string } }) {
       await assertLocales(ctx.mediaId, input);
+      await assertImages(ctx, input);
       return db.transaction(async (tx) => {
         await assertPlacement(tx, profilePlaces, ctx.mediaId, { workspaceId: input.profile.workspace_id, statusId: input.profile.status_id });
         const type = await profileTypeOf(tx, ctx.mediaId, kind, input.profile.profile_type_id, 'profile.profile_type_id');
@@ -220,6 +228,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
 
     async update(ctx: RequestContext, kind: ProfileKind, id: string, patch: ProfileInput) {
       await assertLocales(ctx.mediaId, patch);
+      await assertImages(ctx, patch);
       return db.transaction(async (tx) => {
         const current = await lock(tx, ctx.mediaId, kind, id);
         if (patch.profile?.status_id) await assertPlacement(tx, profilePlaces, ctx.mediaId, { statusId: patch.profile.status_id });
