@@ -15,7 +15,12 @@ beforeAll(async () => {
   other = await seedMedia(ctx.app);
   api = client(ctx.app, media.keys.messenger);
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  const { queue } = ctx.app.services.messenger;
+  await ctx.close();
+  // app.close() stopped the send queue's pg-boss workers and timers with the app.
+  expect(queue.started).toBe(false);
+});
 
 const createList = async (body: Record<string, unknown> = {}) => {
   const res = await api.post('/messenger/v2/mailing-lists', { locales: [{ locale: 'en', name: 'Morning brief' }], ...body });
@@ -212,5 +217,7 @@ describe('newsletters without SMTP_URL', () => {
     expect(message.html).toContain('<h1>Quiet <em>news</em></h1>');
     expect(message.text).toContain('A lead');
     expect(message.message_id).toBe(`<${message.id}@localhost>`);
+    // The queue started with the first message this app queued (none waited when it became ready).
+    expect(ctx.app.services.messenger.queue.started).toBe(true);
   });
 });

@@ -171,6 +171,16 @@ export function createOutboxRepository(pager: Paginator) {
       return rowsOf<{ pending: boolean }>(result)[0]?.pending === true;
     },
 
+    /** Records many claimed messages as sent in one statement (each still `sending` under its own claim). */
+    async settleSent(db: Executor, claims: Array<{ id: string; attempts: number }>): Promise<void> {
+      if (claims.length === 0) return;
+      await db.execute(sql`
+        update ${outboxMessages} m
+        set state = 'sent', lease_until = null, updated_at = now(), sent_at = now(), last_error = null
+        from json_to_recordset(${JSON.stringify(claims)}::json) as c(id uuid, attempts int)
+        where m.id = c.id and m.state = 'sending' and m.attempts = c.attempts`);
+    },
+
     /** When the next row falls due (a retry later, a lease lapsing), if any. */
     async nextDue(db: Executor): Promise<Date | undefined> {
       const result = await db.execute(sql`

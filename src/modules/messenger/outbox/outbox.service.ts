@@ -31,7 +31,7 @@ export interface OutboxOptions {
 /**
  * The outbox: every message is a row, and its state is the truth of what went out. A send run
  * claims due rows (`for update skip locked`, with a lease), marks them `sending` in that claim,
- * sends each, and records `sent` at once: a run stopped in between leaves its rows `sending`
+ * sends each, and records the batch `sent` at once: a run stopped in between leaves its rows `sending`
  * until the lease lapses, and only those (at most one batch) are sent again, with the same
  * Message-ID. A row never goes back to `queued` by itself, so nothing is sent twice in any
  * other case, and nothing is lost.
@@ -43,11 +43,16 @@ export function createOutboxService(options: OutboxOptions) {
   let stopping = false;
   let running: Promise<Date | undefined> | undefined;
 
-  const sendOne = async (message: ClaimedMessage) => {
+  /** Sends one claimed message; answers true when it went out (recorded with its batch), else records why not. */
+  const sendOne = async (message: ClaimedMessage): Promise<boolean> => {
     if (message.kind === 'newsletter' && message.subscription_status !== 'subscribed') {
-      return repo.settle(db, message.id, message.attempts, { state: 'cancelled' });
+      await repo.settle(db, message.id, message.attempts, { state: 'cancelled' });
+      return false;
     }
-    if (!transport) return repo.settle(db, message.id, message.attempts, { state: 'not_sent' });
+    if (!transport) {
+      await repo.settle(db, message.id, message.attempts, { state: 'not_sent' });
+      return false;
+    }
     const own = message.kind === 'newsletter' ? options.personalise(message) : undefined;
     try {
       await transport.send({
@@ -58,13 +63,14 @@ export function createOutboxService(options: OutboxOptions) {
         messageId: messageIdOf(message.id, options.domain),
         headers: { ...message.headers, ...own?.headers },
       });
+      return true;
     } catch (err) {
       const error = err instanceof Error ? err.message.slice(0, 500) : 'send failed';
       logger.warn({ outboxId: message.id, attempts: message.attempts, err: { message: error } }, 'mail send failed');
-      if (message.attempts >= maxAttempts) return repo.settle(db, message.id, message.attempts, { state: 'failed' }, error);
-      return repo.settle(db, message.id, message.attempts, { state: 'queued', retryInSeconds: 30 * 2 ** (message.attempts - 1), error });
+      if (message.attempts >= maxAttempts) await repo.settle(db, message.id, message.attempts, { state: 'failed' }, error);
+      else await repo.settle(db, message.id, message.attempts, { state: 'queued', retryInSeconds: 30 * 2 ** (message.attempts - 1), error });
+      return false;
     }
-    await repo.settle(db, message.id, message.attempts, { state: 'sent' });
   };
 
   /** Sends until nothing is due; answers when the next row falls due. */
@@ -72,7 +78,10 @@ export function createOutboxService(options: OutboxOptions) {
     while (!stopping) {
       const batch = await repo.claim(db, concurrency, options.leaseSeconds);
       if (batch.length === 0) break;
-      await Promise.all(batch.map(sendOne));
+      const outcomes = await Promise.all(batch.map(sendOne));
+      // The batch's sent messages in one statement: a stop before it leaves them `sending` under
+      // their lease, like every claimed message, so the window stays one batch.
+      await repo.settleSent(db, batch.filter((_, i) => outcomes[i]).map((m) => ({ id: m.id, attempts: m.attempts })));
     }
     return stopping ? undefined : repo.nextDue(db);
   };
