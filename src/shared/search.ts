@@ -95,12 +95,20 @@ export const titleMatch = (columns: SearchColumns, q: SQL | Placeholder): SQL =>
  * the cursor carries it.
  */
 export function searchRank(columns: SearchColumns, q: SQL | Placeholder, configs: readonly string[]): SQL<number> {
+  return sql<number>`coalesce(nullif(${documentRank(columns, q, configs)}, 0), ${titleRank(columns, q)})::real`;
+}
+
+/** The document's rank for `q` (a title word weighs five times a body word); the query parsed once per configuration. */
+function documentRank(columns: SearchColumns, q: SQL | Placeholder, configs: readonly string[]): SQL<number> {
   const query = sql`case ${columns.config} ${sql.join(
     configs.map((config) => sql`when ${literal(config)} then (select websearch_to_tsquery(${literal(config)}, ${q}))`),
     sql` `,
   )} end`;
-  return sql<number>`coalesce(nullif(ts_rank('{0.1, 0.2, 0.5, 1.0}', ${columns.document}, ${query}), 0), word_similarity(${q}, ${columns.title}) / 2)::real`;
+  return sql<number>`ts_rank('{0.1, 0.2, 0.5, 1.0}', ${columns.document}, ${query})`;
 }
+
+/** A typo match's rank: half the title's word similarity, below the documents whose words match. */
+const titleRank = (columns: SearchColumns, q: SQL | Placeholder): SQL<number> => sql<number>`word_similarity(${q}, ${columns.title}) / 2`;
 
 /** How similar a query must be to a title word to count (pg_trgm's default, 0.6, misses one typo in a short word). */
 export const WORD_SIMILARITY_THRESHOLD = 0.4;
@@ -134,10 +142,13 @@ export function rankedHits(def: {
 }): { source: SQL; rank: SQL<number>; id: SQL<string> } {
   // The two halves of the match as two arms, each served by its own index (the documents' GIN, the
   // titles' trigram GIN): one OR over both lets the planner scan every entry computing similarity.
-  const arm = (match: SQL) => sql`select ${def.parent} as hit_id, ${searchRank(def.columns, def.q, def.configs)} as rank
+  // Each arm computes its own rank only: a document that matches ranks by its words (as searchRank), a
+  // title found by similarity alone by half of it; an entry in both keeps the better.
+  const arm = (rank: SQL, match: SQL) => sql`select ${def.parent} as hit_id, ${rank} as rank
     from ${def.entries} where ${def.deletedAt} is null and (${match})`;
   const hits = sql`(select hit_id, max(rank)::real as rank
-    from (${arm(documentMatch(def.columns, def.q, def.configs))} union all ${arm(titleMatch(def.columns, def.q))}) as arms
+    from (${arm(documentRank(def.columns, def.q, def.configs), documentMatch(def.columns, def.q, def.configs))}
+      union all ${arm(titleRank(def.columns, def.q), titleMatch(def.columns, def.q))}) as arms
     group by hit_id
     order by 2 desc nulls last, 1 desc nulls last) as hits`;
   const source = sql`${hits} cross join lateral (select * from ${def.root} where ${def.rootId} = hits.hit_id limit 1) as ${sql.identifier(getTableName(def.root))}`;
