@@ -172,7 +172,7 @@ describe('GET /api/media/v1/issues/:id/contents/search', () => {
 });
 
 describe('GET /api/media/v1/issues/:id/sections/:section_id/blocks', () => {
-  it('serves the blocks with their slots; a slot whose content is not published is empty', async () => {
+  it('serves the blocks with their slots and the assocs of their contents; a slot whose content is not published is empty', async () => {
     const [block] = (await api.put(`/magazines/v2/sections/${other.id}/blocks`, { blocks: [{ kind: 'hero', position: 0, settings: { size: 'xl' } }] })).json().data;
     const slots = await api.put(`/magazines/v2/section-blocks/${block.id}/slots`, {
       slots: [
@@ -183,7 +183,9 @@ describe('GET /api/media/v1/issues/:id/sections/:section_id/blocks', () => {
     expect(slots.statusCode, slots.body).toBe(200);
     const res = await reader.get(`/api/media/v1/issues/${issue.id}/sections/${other.id}/blocks?locale=fr`);
     expect(res.statusCode, res.body).toBe(200);
-    const data = res.json().data;
+    const { data, assocs } = res.json();
+    expect(assocs.categories.map((c: { id: string }) => c.id)).toEqual([category.id]);
+    expect(assocs.templates.map((t: { id: string }) => t.id)).toEqual([fx.templateId]);
     expect(data).toEqual([
       {
         id: block.id,

@@ -89,27 +89,28 @@ export const issuesReaderRoutes: FastifyPluginAsyncZod<IssuesReaderOptions> = as
     url: '/issues/:id/sections/:section_id/blocks',
     operationId: 'readerIssueSectionBlocks',
     summary: 'Section blocks',
-    description: "The section's blocks in order with their slots; a slot whose content is not published is served with `content: null`.",
+    description:
+      "The section's blocks in order with their slots; a slot whose content is not published is served with `content: null`. `assocs` holds the categories and templates the slots' contents name, as in the contents list.",
     tag,
     access,
     params: issueSectionParams,
     querystring: localeQuery,
-    response: { 200: dataOf(z.array(readerSectionBlockSchema)) },
+    response: { 200: z.object({ data: z.array(readerSectionBlockSchema), assocs: listing.schema.shape.assocs }) },
     handler: async (ctx, { params, query }, reply) => {
       const { blocks, contents } = await issues.publishedLayout(ctx, params.id, params.section_id);
-      const view = readerView(reply.request, query.locale);
-      return one(
-        blocks.map((b) => ({
+      // The slots' contents as the contents list maps them, with their assocs loaded once per kind.
+      const { data, assocs } = await listing.answer(reply.request, { items: [...contents.values()], next: null, previous: null }, query.locale);
+      const served = new Map(data.map((c) => [c.id, c]));
+      return {
+        data: blocks.map((b) => ({
           id: b.id,
           kind: b.kind,
           position: b.position,
           settings: b.settings as Record<string, unknown>,
-          slots: b.slots.map((s) => {
-            const content = contents.get(s.contentId);
-            return { id: s.id, position: s.position, content: content ? docs.mappers.toReaderContent(content, view) : null };
-          }),
+          slots: b.slots.map((s) => ({ id: s.id, position: s.position, content: served.get(s.contentId) ?? null })),
         })),
-      );
+        assocs,
+      };
     },
   });
 
