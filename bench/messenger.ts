@@ -11,27 +11,17 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { freePort } from './startup.js';
 
 const SUBSCRIBERS = 10_000;
 const KEY = 'bench-messenger-key-0123456789abcdef0123';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /** An SMTP server that accepts everything and only counts messages and bytes. */
 async function startSink() {

@@ -33,7 +33,8 @@ export interface StartupResult {
   warm: StartMeasure[];
 }
 
-const freePort = () =>
+/** A port nothing listens on right now (the kernel's choice). */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -15,17 +15,22 @@ export const emailAddress = z
   .pipe(z.email({ message: 'must be an e-mail address' }))
   .meta({ example: 'reader@example.com' });
 
+/** What a reader sees of a subscription; the Backoffice adds reader_id. */
+const subscriptionFields = {
+  id: uuid,
+  mailing_list_id: uuid,
+  email: z.string(),
+  locale: z.string().nullable(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  inserted_at: isoTimestamp,
+  updated_at: isoTimestamp,
+  confirmed_at: isoTimestamp.nullable(),
+};
+
 export const subscriptionSchema = z
   .object({
-    id: uuid,
-    mailing_list_id: uuid,
-    email: z.string(),
-    locale: z.string().nullable(),
-    status: z.enum(SUBSCRIPTION_STATUSES),
+    ...subscriptionFields,
     reader_id: z.string().nullable().describe("The subscribing reader's token subject, when a signed-in reader subscribed"),
-    inserted_at: isoTimestamp,
-    updated_at: isoTimestamp,
-    confirmed_at: isoTimestamp.nullable(),
   })
   .meta({ id: 'Subscription' });
 
@@ -94,15 +99,4 @@ export const subscribeAnswer = z
 export const tokenBody = z.strictObject({ token: z.string().min(1).max(512) }).meta({ id: 'NewsletterToken' });
 export const tokenQuery = z.object({ token: z.string().min(1).max(512) });
 
-export const readerSubscriptionSchema = z
-  .object({
-    id: uuid,
-    mailing_list_id: uuid,
-    email: z.string(),
-    locale: z.string().nullable(),
-    status: z.enum(SUBSCRIPTION_STATUSES),
-    inserted_at: isoTimestamp,
-    updated_at: isoTimestamp,
-    confirmed_at: isoTimestamp.nullable(),
-  })
-  .meta({ id: 'ReaderSubscription' });
+export const readerSubscriptionSchema = z.object(subscriptionFields).meta({ id: 'ReaderSubscription' });
