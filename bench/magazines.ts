@@ -8,6 +8,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { App } from '../src/app.js';
+import { toPublicSectionContent } from '../src/modules/magazines/index.js';
 import { systemContext } from '../src/shared/http/route.js';
 import { categorySummary, readerContent, seedContents, templateSummary } from './contents.js';
 import type { RawQuery } from './database.js';
@@ -65,36 +66,8 @@ export interface MagazinesBench {
   close: () => Promise<void>;
 }
 
-/** Public item (spec 2.16) of a seeded content: no visual, English. */
-const publicItem = (r: Row) => {
-  const c = readerContent(r, false);
-  return {
-    _links: { _self: `/api/public/docs/v2/contents/${c.id as string}`, template: `/api/public/docs/v2/templates/${c.template_id as string}` },
-    id: c.id,
-    template_id: c.template_id,
-    canonical_domain: c.canonical_domain,
-    canonical_url: c.canonical_url,
-    visibility: 'public',
-    is_advertising: c.is_advertising,
-    is_sponsored: c.is_sponsored,
-    show_published_at: c.show_publication_datetime,
-    category_ids: c.category_ids,
-    localized: {
-      locale: c.locale,
-      title_html: c.title_html,
-      title_text: c.title_text,
-      lead_html: c.lead_html,
-      lead_text: c.lead_text,
-      subtitle_html: c.subtitle_html,
-      subtitle_text: c.subtitle_text,
-      author_ids: c.author_ids,
-      seo: c.seo,
-      visual: { type: 'none', caption_html: null, caption_text: null, credit: null, gravity: null, url: null },
-    },
-    published_at: c.published_at,
-    updated_at: c.updated_at,
-  };
-};
+/** Public item (spec 2.16) of a seeded content: the hand-written Reader item, reshaped as the route does. */
+const publicItem = (r: Row) => toPublicSectionContent(readerContent(r, false) as never);
 
 const cursor = (r: Row) => Buffer.from(JSON.stringify([r.position, r.id])).toString('base64url');
 

@@ -15,6 +15,9 @@ import { createIssuesRepository } from './issues/issues.repository.js';
 import { createIssuesService } from './issues/issues.service.js';
 import { issues } from './issues/issues.table.js';
 
+/** Spec 2.16's shape of a Reader content (the bench's floor writes the same). */
+export { toPublicSectionContent } from './issues/issues.public.routes.js';
+
 /** Whether `issueId` is a live (not soft-deleted) magazine issue of the media. */
 export async function issueExists(db: Executor, mediaId: string, issueId: string): Promise<boolean> {
   const rows = await db

@@ -51,17 +51,15 @@ const blocksPart = part(sectionBlocks, {
 const sectionContentsPart = part(sectionContents, { parent: sectionContents.sectionId, match: 'id', columns: ['id'] });
 
 /** The issue as spec 2.8 shows it: its language entries. */
-export const issueRecord = aggregate(issues, {
-  owner: issues.mediaId,
-  conflict: magazinesErrors.issueConflict,
-  parts: { locales: issueLocalesPart },
-});
+/** What both readings of an issue share: its owner and its 409. */
+const issueReading = { owner: issues.mediaId, conflict: magazinesErrors.issueConflict };
+
+export const issueRecord = aggregate(issues, { ...issueReading, parts: { locales: issueLocalesPart } });
 
 /** The whole issue: what a delete stamps and a restore brings back. */
 export const issueTree = aggregate(issues, {
+  ...issueReading,
   name: 'issue_trees',
-  owner: issues.mediaId,
-  conflict: magazinesErrors.issueConflict,
   parts: {
     locales: issueLocalesPart,
     sections: part(sections, {
@@ -74,25 +72,22 @@ export const issueTree = aggregate(issues, {
 });
 
 /** A section with its language entries. */
-export const sectionRecord = aggregate(sections, {
-  owner: sections.mediaId,
-  conflict: magazinesErrors.sectionKeyTaken,
-  parts: { locales: sectionLocalesPart },
-});
+/** What every reading of a section shares: its owner and its 409. */
+const sectionReading = { owner: sections.mediaId, conflict: magazinesErrors.sectionKeyTaken };
+
+export const sectionRecord = aggregate(sections, { ...sectionReading, parts: { locales: sectionLocalesPart } });
 
 /** A whole section: its own delete, and its blocks and slots replaced as sets. */
 export const sectionTree = aggregate(sections, {
+  ...sectionReading,
   name: 'section_trees',
-  owner: sections.mediaId,
-  conflict: magazinesErrors.sectionKeyTaken,
   parts: { locales: sectionLocalesPart, blocks: blocksPart, contents: sectionContentsPart },
 });
 
 /** A section's layout: its blocks with their slots, in one statement. */
 export const sectionLayout = aggregate(sections, {
+  ...sectionReading,
   name: 'section_layouts',
-  owner: sections.mediaId,
-  conflict: magazinesErrors.sectionKeyTaken,
   columns: ['id', 'issueId'],
   parts: { blocks: blocksPart },
 });
