@@ -108,6 +108,13 @@ describe('POST /messenger/v2/mailing-lists/{id}/newsletters', () => {
       updated_at: expect.stringMatching(ISO_MS),
     });
 
+    // Another media sees none of it.
+    const stranger = client(ctx.app, other.keys.admin);
+    expectError(await stranger.get(`/messenger/v2/newsletters/${created.id}`), 404, 'newsletter_not_found');
+    expectError(await stranger.get(`/messenger/v2/outbox/${one.id}`), 404, 'outbox_message_not_found');
+    expectError(await stranger.get(`/messenger/v2/mailing-lists/${list.id}/newsletters`), 404, 'mailing_list_not_found');
+    expect((await stranger.get(`/messenger/v2/outbox?newsletter_id=${created.id}`)).json().data).toEqual([]);
+
     // One click (RFC 8058: a form post) unsubscribes that address; the next newsletter skips it.
     const url = new URL(link!);
     const click = await ctx.app.inject({
