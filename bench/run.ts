@@ -24,6 +24,7 @@ import { prepareAssetsBench } from './assets.js';
 import { COMMUNITY_SCENARIOS, prepareCommunityBench } from './community.js';
 import { CONTENTS_SCENARIOS, prepareContentsBench } from './contents.js';
 import { MAGAZINES_SCENARIOS, prepareMagazinesBench } from './magazines.js';
+import { PUBLISHER_SCENARIOS, preparePublisherBench } from './publisher.js';
 import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
 import type { LoadReply, LoadResult, LoadScenario } from './load.js';
@@ -335,6 +336,11 @@ async function main() {
     ? await prepareMagazinesBench({ app, query: bench.query, driver: bench.driver, mediaId: media.id, workspaceId: workspace.id, appUrl, bearer, host: HOST })
     : undefined;
   if (magazines) closers.push({ name: 'magazines floor', close: magazines.close });
+  // Menu by key and RSS feed (issue 15): a menu tree and 200 contents, seeded set-based on either database.
+  const publisher = !onlyPattern || PUBLISHER_SCENARIOS.some((name) => onlyPattern.test(name))
+    ? await preparePublisherBench({ app, query: bench.query, driver: bench.driver, mediaId: media.id, workspaceId: workspace.id, appUrl, bearer, host: HOST })
+    : undefined;
+  if (publisher) closers.push({ name: 'publisher floor', close: publisher.close });
 
   const loader = startLoadGenerator();
   closers.push({
@@ -391,6 +397,7 @@ async function main() {
   plan.push(...(community?.plan(base) ?? []));
   plan.push(...(adOps?.plan(base) ?? []));
   plan.push(...(magazines?.plan(base) ?? []));
+  plan.push(...(publisher?.plan(base) ?? []));
 
   // BENCH_ONLY=<regex> runs the matching scenarios and the floors they are measured against
   // (for a profile of one path: node --cpu-prof --import tsx bench/run.ts).
@@ -444,6 +451,7 @@ async function main() {
   if (adOps) adOps.report(rows);
   else console.log(databaseUrl ? '\nContents (issue 10): not picked by BENCH_ONLY' : '\nContents (issue 10): PostgreSQL only (set DATABASE_URL)');
   if (magazines) magazines.report(rows);
+  if (publisher) publisher.report(rows);
   const firstCpu = rows.find((r) => r.name === 'floor: list first page')?.cpuUsPerRequest ?? 0;
   const deepCpu = rows.find((r) => r.name === 'floor: list deep page')?.cpuUsPerRequest ?? 0;
   console.log(`  floor honesty: deep page ${fmt(deepCpu)} us vs first page ${fmt(firstCpu)} us (${fmt((100 * deepCpu) / Math.max(firstCpu, 1))} %; the same work, so about 100 %)`);

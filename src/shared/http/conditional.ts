@@ -21,9 +21,18 @@ export const etagOf = (body: string | Buffer): string => `"${createHash('sha256'
 export function sendConditional(
   req: FastifyRequest,
   reply: FastifyReply,
-  doc: { body: string; type: string; lastModified: Date | null; maxAge: number },
+  doc: {
+    /** The document, or how to make it: made only when the answer is not a 304. */
+    body: string | (() => string);
+    /** What the document is made of, when cheaper to hash than the document (the ETag is then its hash). */
+    version?: string;
+    type: string;
+    lastModified: Date | null;
+    maxAge: number;
+  },
 ): FastifyReply {
-  const etag = etagOf(doc.body);
+  const made = typeof doc.body === 'string' ? doc.body : undefined;
+  const etag = etagOf(doc.version ?? made ?? (doc.body as () => string)());
   reply.header('etag', etag).header('cache-control', `public, max-age=${doc.maxAge}`);
   // HTTP dates have whole seconds: compare at that precision.
   const modified = doc.lastModified ? Math.floor(doc.lastModified.getTime() / 1000) * 1000 : null;
@@ -35,5 +44,5 @@ export function sendConditional(
       ? notModified(inm, etag)
       : typeof ims === 'string' && modified !== null && !Number.isNaN(Date.parse(ims)) && modified <= Date.parse(ims);
   if (fresh) return reply.status(304).send();
-  return reply.type(doc.type).send(doc.body);
+  return reply.type(doc.type).send(made ?? (doc.body as () => string)());
 }

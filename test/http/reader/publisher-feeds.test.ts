@@ -95,11 +95,17 @@ describe('RSS feeds', () => {
     expect((await anonymous(url, { 'if-modified-since': new Date(Date.parse(lastModified) - 60_000).toUTCString() })).statusCode).toBe(200);
     expect((await anonymous(url, { 'if-none-match': '"stale"' })).statusCode).toBe(200);
 
-    await createContent(editor, fixture, { locales: [{ locale: 'en', title_html: 'Breaking' }] });
+    const breaking = await createContent(editor, fixture, { locales: [{ locale: 'en', title_html: 'Breaking' }] });
     const changed = await anonymous(url, { 'if-none-match': etag });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
     expect(parse(changed.body).rss.channel.item[0].title).toBe('Breaking');
+
+    // An edited title is a new document too.
+    expect((await editor.patch(`/docs/v2/contents/${breaking.id}`, { locales: [{ locale: 'en', title_html: 'Breaking, updated' }] })).statusCode).toBe(200);
+    const edited = await anonymous(url, { 'if-none-match': changed.headers.etag as string });
+    expect(edited.statusCode).toBe(200);
+    expect(parse(edited.body).rss.channel.item[0].title).toBe('Breaking, updated');
   });
 
   it('answers 404 for an unknown, deleted or foreign feed, 400 without any media, 404 for an unknown media', async () => {

@@ -50,13 +50,14 @@ export async function feedContents(
     );
   }
   const rows = await db
+    // Every field aliased to its key: the statement's rows are the answer's shape, whoever runs it.
     .select({
-      id: contents.id,
-      canonicalUrl: contents.canonicalUrl,
-      publishedAt: isoText(contents.publishedAt),
-      updatedAt: isoText(contents.updatedAt),
+      id: sql<string>`${ownId}`.as('id'),
+      canonicalUrl: sql<string | null>`${contents.canonicalUrl}`.as('canonicalUrl'),
+      publishedAt: isoText(contents.publishedAt).as('publishedAt'),
+      updatedAt: isoText(contents.updatedAt).as('updatedAt'),
       locales: sql<FeedContent['locales']>`coalesce((select json_agg(json_build_object('locale', l.locale, 'title', l.title_text, 'lead', l.lead_text) order by l.locale)
-        from ${contentLocales} l where l.content_id = ${ownId} and l.deleted_at is null), '[]'::json)`,
+        from ${contentLocales} l where l.content_id = ${ownId} and l.deleted_at is null), '[]'::json)`.as('locales'),
     })
     .from(contents)
     .where(and(...filters))

@@ -97,7 +97,10 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
         ...(updated && { updated }),
       });
       for (const item of items) rss.addItem(feedItem(item, language, req.media.defaultLocale, req.linkOrigin));
-      return sendConditional(req, reply, { body: rss.rss2(), type: RSS_TYPE, lastModified: updated, maxAge: MAX_AGE });
+      // The document follows from the feed and its items as read (each content's updated_at moves with any edit):
+      // a feed reader's conditional request is answered from them, without writing the XML.
+      const version = JSON.stringify([self, feed.updatedAt, language, entry?.locale, items.map((i) => [i.id, i.updatedAt, i.publishedAt])]);
+      return sendConditional(req, reply, { body: () => rss.rss2(), version, type: RSS_TYPE, lastModified: updated, maxAge: MAX_AGE });
     },
   });
 
