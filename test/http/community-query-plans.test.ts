@@ -2,25 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { type CommunityFixture, communityFixture, createProfile } from '../setup/community.js';
 import { type SeededMedia, client, seedMedia } from '../setup/factories.js';
+import { explainNodes, onPostgres } from '../setup/plans.js';
 import { clientToken, readerClient, registerClient } from '../setup/reader.js';
 
-// Plans are PostgreSQL's; PGlite is the same planner but not what production runs.
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Relation Name'?: string;
-  Alias?: string;
-  Filter?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-
 /** People of a media written set-based: two languages each, names and summaries searchable. */
-export const seedPeopleSql = `
+const seedPeopleSql = `
   with p as (
     insert into profiles (id, media_id, kind, workspace_id, status_id, profile_type_id, first_name, last_name, inserted_at, updated_at)
     select gen_random_uuid(), $1, 'person', $2, $3, $4,
@@ -73,16 +59,8 @@ describe.skipIf(!onPostgres)('the people search and list are index scans, never 
   });
   afterAll(() => ctx?.close());
 
-  const explain = async (text: string, values: unknown[]) => {
-    const c = await ctx.database.pool!.connect();
-    try {
-      await c.query(`set pg_trgm.word_similarity_threshold = 0.4`);
-      const res = await c.query(`explain (analyze, format json) ${text}`, values);
-      return nodes((res.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0]!.Plan);
-    } finally {
-      c.release();
-    }
-  };
+  const explain = (text: string, values: unknown[]) =>
+    explainNodes(ctx.database, text, values, ['set pg_trgm.word_similarity_threshold = 0.4']);
 
   it.each([
     ['a common name', 'Lovelace'],

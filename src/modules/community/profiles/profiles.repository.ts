@@ -4,6 +4,7 @@ import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, type Computed, type PageFilter, aggregate, part } from '../../../shared/aggregate.js';
 import { BLOCK_PART_COLUMNS, type ImagesResolver, blockComputed } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
+import { type FilterPart, namedFilter } from '../../../shared/filters.js';
 import { type Paginator, keyset } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { rankedHits, searchDocument } from '../../../shared/search.js';
@@ -112,25 +113,14 @@ export function createProfilesRepository(pager: Paginator, resolveImages: Images
   });
 
   const readerFilter = (f: { categoryIds?: string[] | undefined; profileTypeIds?: string[] | undefined }) => {
-    const parts: Array<[string, SQL, unknown]> = [];
+    const parts: FilterPart[] = [];
     if (f.categoryIds?.length) {
-      parts.push([
-        'c',
-        sql`exists (select 1 from ${profileCategories} where ${profileCategories.profileId} = ${profiles.id}
-          and ${profileCategories.categoryId} = any(${sql.placeholder('f_c')}::uuid[]))`,
-        f.categoryIds,
-      ]);
+      const inCategory = sql`exists (select 1 from ${profileCategories} where ${profileCategories.profileId} = ${profiles.id}
+          and ${profileCategories.categoryId} = any(${sql.placeholder('f_c')}::uuid[]))`;
+      parts.push(['c', inCategory, f.categoryIds]);
     }
     if (f.profileTypeIds?.length) parts.push(['t', sql`${profiles.profileTypeId} = any(${sql.placeholder('f_t')}::uuid[])`, f.profileTypeIds]);
-    if (parts.length === 0) return undefined;
-    return {
-      name: parts.map(([n]) => n).join(''),
-      where: sql.join(
-        parts.map(([, s]) => s),
-        sql` and `,
-      ),
-      params: Object.fromEntries(parts.map(([n, , v]) => [`f_${n}`, v])),
-    };
+    return namedFilter(parts);
   };
 
   const searchColumns = { document: profileLocales.search, config: profileLocales.searchConfig, title: profileLocales.nameText };
