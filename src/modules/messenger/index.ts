@@ -110,13 +110,13 @@ export async function createMessengerServices(options: MessengerOptions) {
 
 export type MessengerServices = Awaited<ReturnType<typeof createMessengerServices>>;
 
-/** Every /messenger/v2 Backoffice route. */
-export const messengerBackofficeRoutes: FastifyPluginAsyncZod<{ messenger: MessengerServices }> = async (app, { messenger }) => {
+/** Every /messenger/v2 Backoffice route; `sunset`: when the deprecated mail events webhook stops answering (PUBLIC_API_SUNSET). */
+export const messengerBackofficeRoutes: FastifyPluginAsyncZod<{ messenger: MessengerServices; sunset: Date }> = async (app, { messenger, sunset }) => {
   await app.register(mailingListsBackofficeRoutes, { mailingLists: messenger.mailingLists });
   await app.register(subscriptionsBackofficeRoutes, { subscriptions: messenger.subscriptions });
   await app.register(newslettersBackofficeRoutes, { newsletters: messenger.newsletters });
   await app.register(outboxBackofficeRoutes, { outbox: messenger.outbox, mappers: messenger.mappers });
-  await app.register(mailEventsBackofficeRoutes, { mailEvents: messenger.mailEvents });
+  await app.register(mailEventsBackofficeRoutes, { mailEvents: messenger.mailEvents, sunset });
 };
 
 /** Messenger's Reader routes under /api/media/v1: newsletter and mailer. */

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { markDeprecated } from '../../../shared/http/deprecation.js';
 import { route } from '../../../shared/http/route.js';
 import { messengerTags } from '../messenger.tags.js';
 import type { MailEventsService } from './mail-events.service.js';
-
-/** The date after which the deprecated webhook stops answering (Sunset, RFC 8594). */
-export const MAIL_EVENTS_SUNSET = 'Thu, 31 Dec 2026 23:59:59 GMT';
 
 /** SNS's envelope: `Message` holds the notification; SNS adds fields of its own (Type, MessageId, Signature…). */
 const eventsBody = z
@@ -16,7 +14,7 @@ const eventsBody = z
   .meta({ id: 'MailEvent' });
 
 /** POST /messenger/v2/mailprovider/events (deprecated, spec 6 and 9). */
-export const mailEventsBackofficeRoutes: FastifyPluginAsyncZod<{ mailEvents: MailEventsService }> = async (app, { mailEvents }) => {
+export const mailEventsBackofficeRoutes: FastifyPluginAsyncZod<{ mailEvents: MailEventsService; sunset: Date }> = async (app, { mailEvents, sunset }) => {
   route(app, {
     method: 'POST',
     url: '/mailprovider/events',
@@ -36,8 +34,7 @@ export const mailEventsBackofficeRoutes: FastifyPluginAsyncZod<{ mailEvents: Mai
     errors: [422],
     config: { responseHeaders: ['Sunset'] },
     handler: async (ctx, { body }, reply) => {
-      reply.header('deprecation', 'true');
-      reply.header('sunset', MAIL_EVENTS_SUNSET);
+      markDeprecated(reply, sunset);
       return { status: await mailEvents.receive(ctx, body) };
     },
   });
