@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { corePublicRoutes, coreTags } from '../../modules/core/index.js';
 import { magazinesPublicRoutes } from '../../modules/magazines/index.js';
+import { publisherPublicRoutes } from '../../modules/publisher/index.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
@@ -65,6 +66,7 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
 
   await app.register(corePublicRoutes, { core: services.core });
   await app.register(magazinesPublicRoutes, { magazines: services.magazines });
+  await app.register(publisherPublicRoutes, { publisher: services.publisher, cachedMedia: services.core.tenancy.cachedMedia });
 
   // What a team planning its migration needs: every Public operation and its successor.
   route(app, {

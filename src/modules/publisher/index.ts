@@ -5,6 +5,7 @@ import { announcementsCollection } from './announcements/announcements.js';
 import { distributionsCollection } from './distributions/distributions.js';
 import { mediaBlocksCollection } from './media-blocks/media-blocks.js';
 import { menusCollection } from './menus/menus.js';
+import { menusPublicRoutes } from './menus/menus.public.routes.js';
 import {
   type CollectionService,
   type PublisherCollection,
@@ -76,4 +77,12 @@ export const publisherReaderRoutes: FastifyPluginAsyncZod<{ publisher: Publisher
   await app.register(topicsReaderRoutes, { topics: publisher.topics });
   await app.register(feedsReaderRoutes, { db: publisher.feeds.db, feeds: publisher.feeds.lists, rssFeeds: publisher.rssFeeds });
   for (const [name, c] of Object.entries(COLLECTIONS)) collectionReaderRoutes(app, c, publisher[name as CollectionName]);
+};
+
+/** Publisher's deprecated Public routes under /api/public: a menu by key. */
+export const publisherPublicRoutes: FastifyPluginAsyncZod<{
+  publisher: PublisherServices;
+  cachedMedia: (mediaId: string) => Promise<{ id: string; defaultLocale: string }>;
+}> = async (app, { publisher, cachedMedia }) => {
+  await app.register(menusPublicRoutes, { menus: publisher.menus, cachedMedia });
 };

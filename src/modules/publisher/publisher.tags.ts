@@ -7,4 +7,5 @@ export const publisherTags = {
     name: 'Reader: Topics',
     description: 'What readers can follow; subscribing is done under /topics/{id}/subscription.',
   },
+  public: { name: 'Public: Publisher', description: 'Deprecated: the menus of a media by key; use the Reader operations.' },
 } satisfies Record<string, Tag>;

@@ -122,3 +122,17 @@ describe('Reader media blocks', () => {
     expectError(await reader.get(`/api/media/v1/blocks/${foreign.id}`), 404, 'media_block_not_found');
   });
 });
+
+describe('Public menu (deprecated)', () => {
+  it('serves the menu by key in the 2.15 shape without a token, with its Reader successor, and 404s', async () => {
+    const k = key();
+    const created = (await client(ctx.app, media.keys.editor).post('/publisher/v2/menus', { key: k, name: 'Public', locales: [{ locale: 'fr', items: [{ name: 'Une', url: '/une' }] }] })).json().data;
+    const res = await ctx.app.inject({ method: 'GET', url: `/api/public/publisher/v2/medias/${media.mediaId}/menus/${k}?locale=fr` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ id: created.id, name: 'Public', key: k, localized: { id: created.locales[0].id, locale: 'fr', items: [{ name: 'Une', url: '/une', open_new_tab: false, items: [] }] } });
+    expect(res.headers.deprecation).toBeDefined();
+    expect(String(res.headers.link)).toContain(`/api/media/v1/menus/${k}`);
+    expectError(await ctx.app.inject({ method: 'GET', url: `/api/public/publisher/v2/medias/${other.mediaId}/menus/${k}` }), 404, 'menu_not_found');
+    expectError(await ctx.app.inject({ method: 'GET', url: `/api/public/publisher/v2/medias/${crypto.randomUUID()}/menus/${k}` }), 404, 'media_not_found');
+  });
+});
