@@ -17,8 +17,8 @@ const access = { scope: 'media:read' } as const;
 export interface IssuesReaderOptions {
   issues: IssuesService;
   mappers: IssueMappers;
-  /** Docs' Reader contents: the list (schema, mapping, assocs) and the item mapper. */
-  docs: Pick<DocsServices, 'readerContents' | 'mappers'>;
+  /** Docs' Reader contents list: its schema, item mapping and assocs. */
+  docs: Pick<DocsServices, 'readerContents'>;
 }
 
 const readerSlotSchema = z
