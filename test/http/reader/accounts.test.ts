@@ -5,6 +5,7 @@ import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 import { type JwksTestProvider, startJwksProvider } from '../../setup/identity-providers.js';
 import { clientToken, readerClient, readersOf, registerClient, registerProvider } from '../../setup/reader.js';
+import { createPerson } from '../../setup/community.js';
 import { createContent, docsFixture } from '../../setup/docs.js';
 
 let ctx: TestContext;
@@ -295,13 +296,15 @@ describe('POST /api/media/v1/devices', () => {
 
 describe('favorites', () => {
   const path = '/api/media/v1/accounts/me/favorites';
-  // Contents the readers may see: a favorite of kind content must point at one.
+  // Contents and profiles the readers may see: a favorite must point at one.
   let contentIds: string[];
+  let profileIds: string[];
   beforeAll(async () => {
     const editor = client(ctx.app, media.keys.editor);
     const fixture = await docsFixture(editor, media.workspaceId);
     contentIds = [];
     for (let i = 0; i < 3; i++) contentIds.push((await createContent(editor, fixture)).id);
+    profileIds = [(await createPerson(editor, media.workspaceId)).id, (await createPerson(editor, media.workspaceId)).id];
   });
 
   it('adds a favorite (201), answers the same one when added again (200), lists and removes it (204)', async () => {
@@ -335,7 +338,7 @@ describe('favorites', () => {
   it('pages newest first with absolute links, and filters by kind', async () => {
     const reader = await readers.asReader('fav-pages');
     const ids: string[] = [];
-    for (const [kind, recordId] of [['content', contentIds[1]!], ['profile', randomUUID()], ['content', contentIds[2]!]] as const) {
+    for (const [kind, recordId] of [['content', contentIds[1]!], ['profile', profileIds[0]!], ['content', contentIds[2]!]] as const) {
       ids.push((await reader.post(path, { kind, record_id: recordId })).json().data.id);
     }
     const first = await reader.get(`${path}?limit=2`);
@@ -356,7 +359,7 @@ describe('favorites', () => {
 
   it("keeps each reader's favorites to themselves: another reader neither lists nor removes them", async () => {
     const owner = await readers.asReader('fav-private');
-    const favorite = (await owner.post(path, { kind: 'profile', record_id: randomUUID() })).json().data;
+    const favorite = (await owner.post(path, { kind: 'profile', record_id: profileIds[1]! })).json().data;
     const stranger = await readers.asReader('fav-stranger');
     expect((await stranger.get(path)).json().data).toEqual([]);
     expectError(await stranger.delete(`${path}/${favorite.id}`), 404, 'favorite_not_found');
