@@ -20,7 +20,16 @@ import { z } from 'zod';
  */
 
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+// Wire names are few and read on every record: each is converted once.
+const snakeNames = new Map<string, string>();
+const snake = (key: string) => {
+  let name = snakeNames.get(key);
+  if (name === undefined) {
+    name = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if (snakeNames.size < 10_000) snakeNames.set(key, name);
+  }
+  return name;
+};
 
 const isHtml = (value: unknown): value is { html: string; text: string } =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && 'html' in value && 'text' in value && Object.keys(value).length === 2;
