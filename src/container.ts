@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
-import type { Db } from './db/client.js';
+import type { Db, Executor } from './db/client.js';
 import { serviceSecret } from './db/secrets.js';
-import { createCommunityServices } from './modules/community/index.js';
+import { createAdOpsServices } from './modules/ad-ops/index.js';
+import { type ProfileKind, createCommunityServices, liveProfileIds, publishedProfileLinks } from './modules/community/index.js';
 import { type AssetsOptions, createCoreServices } from './modules/core/index.js';
-import { createDocsServices } from './modules/docs/index.js';
+import { type MailTransport, createMessengerServices } from './modules/messenger/index.js';
+import { createDocsServices, feedContents, imageUrls, missingAssetImages, resolveAssetImages, liveContentIds, liveTemplateIds, publishedContentLinks } from './modules/docs/index.js';
+import { createMagazinesServices, issueExists } from './modules/magazines/index.js';
 import { createOAuthServices, issuerFor } from './modules/oauth/index.js';
 import { createPublisherServices } from './modules/publisher/index.js';
 import { createReaderhubServices } from './modules/readerhub/index.js';
@@ -18,16 +21,51 @@ export async function createServices(deps: {
   allowInsecureProviderUrls?: boolean;
   /** Storage and upload limits (STORAGE_DIR or S3_*, UPLOAD_LIMIT…); the defaults when left out. */
   assets?: AssetsOptions;
+  /** SMTP_URL, MAIL_FROM, MAIL_LEASE_SECONDS; or a transport of the caller's (tests, bench). */
+  mail?: { smtpUrl?: string | undefined; from: string; leaseSeconds: number; transport?: MailTransport };
 }) {
   const pager = new Paginator(await serviceSecret(deps.db, 'cursor_hmac_key'));
-  const publisher = createPublisherServices({ db: deps.db, pager });
   const core = createCoreServices({ db: deps.db, pager, logger: deps.logger, ...(deps.assets && { assets: deps.assets }) });
-  const docs = createDocsServices({ db: deps.db, pager, core, publicBaseUrl: deps.publicBaseUrl });
+  // Content authors must be people of the media: community's public lookup, so docs never reads community's tables.
+  const missingPeople = async (db: Executor, mediaId: string, ids: string[]) => {
+    const live = await liveProfileIds(db, mediaId, 'people', ids);
+    return ids.filter((id) => !live.has(id));
+  };
+  const docs = createDocsServices({ db: deps.db, pager, core, publicBaseUrl: deps.publicBaseUrl, missingPeople });
+  const community = createCommunityServices({
+    db: deps.db,
+    pager,
+    core: { assertLocales: core.tenancy.assertLocales, missingCategories: core.categories.missing, missingAssetImages, imageByKey: core.assets.imageByKey },
+    resolveImages: resolveAssetImages,
+    urlOf: imageUrls(deps.publicBaseUrl),
+    categorySummaries: docs.categorySummaries,
+  });
+  // Publisher checks the records its own ones name through the owners' public lookups.
+  const profiles = (kind: ProfileKind) => (db: Executor, mediaId: string, ids: string[]) => liveProfileIds(db, mediaId, kind, ids);
+  const publisher = createPublisherServices({
+    db: deps.db,
+    pager,
+    assertLocales: core.tenancy.assertLocales,
+    live: {
+      organizations: profiles('organizations'),
+      events: profiles('events'),
+      projects: profiles('projects'),
+      people: profiles('people'),
+      contents: liveContentIds,
+      templates: liveTemplateIds,
+      categories: async (db, mediaId, ids) => {
+        const missing = new Set(await core.categories.missing(db, mediaId, ids));
+        return new Set(ids.filter((id) => !missing.has(id)));
+      },
+    },
+    feeds: { contents: feedContents, contentLinks: publishedContentLinks, profileLinks: publishedProfileLinks },
+  });
   return {
     pager,
     core,
     docs,
-    community: createCommunityServices({ db: deps.db, pager }),
+    magazines: createMagazinesServices({ db: deps.db, pager, core, docs, publicBaseUrl: deps.publicBaseUrl }),
+    community,
     oauth: createOAuthServices({
       db: deps.db,
       pager,
@@ -39,8 +77,29 @@ export async function createServices(deps: {
       db: deps.db,
       pager,
       topics: publisher.topics,
-      favoriteRecords: { content: docs.contents.assertPublished },
+      favoriteRecords: { content: docs.contents.assertPublished, profile: community.profiles.assertPublished },
       imageExists: core.assets.imageByKey,
+    }),
+    messenger: await createMessengerServices({
+      db: deps.db,
+      pager,
+      logger: deps.logger,
+      core: {
+        assertLocales: core.tenancy.assertLocales,
+        defaultLocaleOf: async (mediaId) => (await core.tenancy.findCachedMedia(mediaId))?.defaultLocale ?? 'en',
+      },
+      publishedContent: docs.publishedContent,
+      smtpUrl: deps.mail?.smtpUrl,
+      mailFrom: deps.mail?.from ?? 'newsletter@localhost',
+      publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000',
+      leaseSeconds: deps.mail?.leaseSeconds ?? 60,
+      ...(deps.mail?.transport && { transport: deps.mail.transport }),
+    }),
+    adOps: createAdOpsServices({
+      db: deps.db,
+      pager,
+      assets: { ...core.assets, uploadLimit: core.assets.uploads.upload, urlOf: core.assetDelivery.urlOf },
+      issueExists,
     }),
   };
 }

@@ -3,7 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
 import { AppError, uniqueOr } from './errors.js';
 import { type Keyset, type Page, type Paginator, newestFirst } from './paging.js';
-import { StatementCache, rowsAsSelected } from './prepared.js';
+import { type Prepared, StatementCache, rowsAsSelected } from './prepared.js';
 import type { PagingQuery } from './schemas.js';
 
 /**
@@ -113,6 +113,13 @@ const column = (table: PgTable, prop: string): PgColumn => {
 
 const isTimestamp = (col: Column) => col.getSQLType().startsWith('timestamp');
 
+/**
+ * A column as the JSON read writes it: timestamps as wire text, dates as `YYYY-MM-DD` text (the
+ * drivers would otherwise differ: node-postgres parses a date into a local-midnight Date).
+ */
+const readAs = (col: Column, qualified: SQL): SQL =>
+  isTimestamp(col) ? isoText(col, qualified) : col.getSQLType() === 'date' ? sql`${qualified}::text` : qualified;
+
 /** A timestamp column as the wire writes it: ISO 8601, UTC, milliseconds. */
 export const isoText = (col: Column, qualified?: SQL): SQL<string> =>
   sql<string>`to_char(${qualified ?? col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -129,7 +136,7 @@ function partJson(def: PartDef, parentAlias: string, parentId: Column, depth: nu
   const props = (def.columns as string[] | undefined) ?? Object.keys(all);
   const fields: SQL[] = props.map((prop) => {
     const col = all[prop]!;
-    return sql`${sql.raw(`'${prop}'`)}, ${isTimestamp(col) ? isoText(col, ref(alias, col)) : ref(alias, col)}`;
+    return sql`${sql.raw(`'${prop}'`)}, ${readAs(col, ref(alias, col))}`;
   });
   for (const [name, compute] of Object.entries(def.computed ?? {})) {
     fields.push(sql`${sql.raw(`'${name}'`)}, ${compute((c) => ref(alias, c))}`);
@@ -144,7 +151,7 @@ function partJson(def: PartDef, parentAlias: string, parentId: Column, depth: nu
     where ${ref(alias, def.parent)} = ${ref(parentAlias, parentId)}${deleted ? sql` and ${ref(alias, deleted)} is null` : sql``}), '[]'::json)`;
 }
 
-export interface AggregateOptions<R extends PgTable, P extends PartDefs, V extends string> {
+export interface AggregateOptions<R extends PgTable, P extends PartDefs, V extends string, X extends ComputedDefs = NoParts> {
   /** Tenancy: the column naming who the record belongs to (a media, a reader). */
   owner: PgColumn;
   /** Named narrower reads beside the live one (`published`: what readers see). */
@@ -159,9 +166,18 @@ export interface AggregateOptions<R extends PgTable, P extends PartDefs, V exten
    * one table (a lean read for lists beside the whole tree) need names of their own.
    */
   name?: string;
+  /**
+   * Fields computed in SQL from the root row beside its columns (a referenced record's fields,
+   * read in the record's own statement): `col` names a column of the root.
+   */
+  computed?: X;
 }
 
-export type AggregateRow<R extends PgTable, P extends PartDefs> = Wire<InferSelectModel<R>> & { [K in keyof P]: PartRow<P[K]>[] };
+type ComputedValues<X> = { [K in keyof X]: X[K] extends Computed<infer V> ? V : never };
+
+export type AggregateRow<R extends PgTable, P extends PartDefs, X = NoParts> = Wire<InferSelectModel<R>> & {
+  [K in keyof P]: PartRow<P[K]>[];
+} & ComputedValues<X>;
 
 /**
  * A caller's filter on an aggregate's pages: SQL over the root with named placeholders, their
@@ -178,7 +194,11 @@ export type RestoreOutcome = 'restored' | 'not_deleted' | 'not_found';
 /** Entries for `replace`: column values by property name, without the parent column. */
 export type PartEntry = Record<string, unknown> & { id?: string };
 
-export function aggregate<R extends PgTable, P extends PartDefs, V extends string = never>(root: R, options: AggregateOptions<R, P, V>) {
+export function aggregate<R extends PgTable, P extends PartDefs, V extends string = never, X extends ComputedDefs = NoParts>(
+  root: R,
+  options: AggregateOptions<R, P, V, X>,
+) {
+  type Row = AggregateRow<R, P, X>;
   const tableName = getTableName(root);
   const rootName = options.name ?? tableName;
   const rootId = idOf(root);
@@ -193,10 +213,13 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
   const columns: Record<string, SQL.Aliased> = {};
   for (const prop of (options.columns as string[] | undefined) ?? Object.keys(rootColumns)) {
     const col = rootColumns[prop]!;
-    columns[prop] = (isTimestamp(col) ? isoText(col, ref(tableName, col)) : sql`${ref(tableName, col)}`).as(prop);
+    columns[prop] = sql`${readAs(col, ref(tableName, col))}`.as(prop);
   }
   for (const [name, def] of Object.entries(options.parts)) {
     columns[name] = sql`${partJson(def, tableName, rootId, 1)}`.as(name);
+  }
+  for (const [name, compute] of Object.entries(options.computed ?? {})) {
+    columns[name] = sql`${compute((c) => ref(tableName, c))}`.as(name);
   }
 
   /** Finds a part declaration by its dotted path (`locales`, `locales.blocks`), with its ancestors. */
@@ -280,7 +303,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
    */
   const lookup = (db: Executor, by: 'find' | 'many', view?: V) => {
     const name = `${rootName}_${by}_${view ?? 'live'}`;
-    const hit = statements.get<AggregateRow<R, P>>(db, name);
+    const hit = statements.get<Row>(db, name);
     if (hit) return hit;
     const byId = by === 'find' ? sql`${rootId} = ${sql.placeholder('id')}` : sql`${rootId} = any(${sql.placeholder('ids')}::uuid[])`;
     return statements.set(
@@ -300,7 +323,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     root,
     parts: options.parts,
     /** The select shape for `db.select(agg.columns).from(agg.root)` and paged listings (`rowsAsSelected`). */
-    columns: columns as unknown as { [K in keyof AggregateRow<R, P>]: SQL.Aliased<AggregateRow<R, P>[K]> },
+    columns: columns as unknown as { [K in keyof Row]: SQL.Aliased<Row[K]> },
 
     /** The filter of a read: live rows (the default of every read), narrowed by a declared view. */
     filter: (view?: V): SQL => {
@@ -312,9 +335,32 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
      * The live record with its live parts (in a view, when named), or undefined: a prepared
      * primary-key lookup, one statement whatever the depth.
      */
-    async find(db: Executor, id: string, ownerId: string, view?: V): Promise<AggregateRow<R, P> | undefined> {
+    async find(db: Executor, id: string, ownerId: string, view?: V): Promise<Row | undefined> {
       const [row] = await rowsAsSelected(lookup(db, 'find', view), { id, owner: ownerId });
-      return row as AggregateRow<R, P> | undefined;
+      return row as Row | undefined;
+    },
+
+    /**
+     * The live record matching a caller's named filter (a natural key: `key = :key`), with its
+     * parts, in a view when named: one prepared statement per filter name and view.
+     */
+    async findBy(db: Executor, ownerId: string, filter: PageFilter, view?: V): Promise<Row | undefined> {
+      const name = `${rootName}_by_${filter.name}_${view ?? 'live'}`;
+      let statement = statements.get<Row>(db, name);
+      if (!statement) {
+        statement = statements.set(
+          db,
+          name,
+          db
+            .select(columns)
+            .from(root as PgTable)
+            .where(pageFilter(view, filter))
+            .limit(1)
+            .prepare(name) as unknown as Prepared<Row>,
+        );
+      }
+      const [row] = await rowsAsSelected(statement, { ...filter.params, owner: ownerId });
+      return row as Row | undefined;
     },
 
     /**
@@ -322,9 +368,9 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
      * Reader page's assocs. One prepared statement per view whatever the number of ids (they
      * travel as one uuid[] parameter).
      */
-    async findMany(db: Executor, ids: string[], ownerId: string, view?: V): Promise<AggregateRow<R, P>[]> {
+    async findMany(db: Executor, ids: string[], ownerId: string, view?: V): Promise<Row[]> {
       const statement = lookup(db, 'many', view);
-      return (await rowsAsSelected(statement, { ids, owner: ownerId })) as AggregateRow<R, P>[];
+      return (await rowsAsSelected(statement, { ids, owner: ownerId })) as Row[];
     },
 
     /**
@@ -337,10 +383,10 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
       db: Executor,
       ownerId: string,
       query: PagingQuery,
-      how: { view?: V; order?: Keyset<AggregateRow<R, P>>; orderName?: string; filter?: PageFilter } = {},
-    ): Promise<Page<AggregateRow<R, P>>> {
+      how: { view?: V; order?: Keyset<Row>; orderName?: string; filter?: PageFilter } = {},
+    ): Promise<Page<Row>> {
       const view = how.view;
-      const order = how.order ?? (defaultOrder as unknown as Keyset<AggregateRow<R, P>> | undefined);
+      const order = how.order ?? (defaultOrder as unknown as Keyset<Row> | undefined);
       if (!order) throw new Error(`${rootName} has no inserted_at: give its pages an order`);
       const filter = how.filter;
       const listing = `${view ?? 'live'}${how.orderName ? `_${how.orderName}` : ''}${filter ? `_${filter.name}` : ''}`;

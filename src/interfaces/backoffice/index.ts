@@ -2,9 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Services } from '../../container.js';
+import { adOpsBackofficeRoutes } from '../../modules/ad-ops/index.js';
 import { communityBackofficeRoutes } from '../../modules/community/index.js';
 import { coreBackofficeRoutes } from '../../modules/core/index.js';
 import { docsBackofficeRoutes } from '../../modules/docs/index.js';
+import { magazinesBackofficeRoutes } from '../../modules/magazines/index.js';
+import { messengerBackofficeRoutes } from '../../modules/messenger/index.js';
 import { oauthBackofficeRoutes } from '../../modules/oauth/index.js';
 import { publisherBackofficeRoutes } from '../../modules/publisher/index.js';
 import { readerhubBackofficeRoutes } from '../../modules/readerhub/index.js';
@@ -46,8 +49,11 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
 
   await app.register(coreBackofficeRoutes, { prefix: '/core/v2', core: services.core });
   await app.register(oauthBackofficeRoutes, { prefix: '/core/v2/oauth', oauth: services.oauth });
-  await app.register(publisherBackofficeRoutes, { prefix: '/core/v2', publisher: services.publisher });
+  await app.register(publisherBackofficeRoutes, { publisher: services.publisher });
   await app.register(readerhubBackofficeRoutes, { prefix: '/core/v2', readerhub: services.readerhub });
   await app.register(communityBackofficeRoutes, { prefix: '/community/v2', community: services.community });
   await app.register(docsBackofficeRoutes, { prefix: '/docs/v2', docs: services.docs });
+  await app.register(magazinesBackofficeRoutes, { prefix: '/magazines/v2', magazines: services.magazines });
+  await app.register(adOpsBackofficeRoutes, { prefix: '/ad-ops/v2', adOps: services.adOps });
+  await app.register(messengerBackofficeRoutes, { prefix: '/messenger/v2', messenger: services.messenger, sunset: config.publicApiSunset });
 };

@@ -1,9 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { uuid } from '../../shared/schemas.js';
+import { adOpsReaderRoutes } from '../../modules/ad-ops/index.js';
 import { communityReaderRoutes } from '../../modules/community/index.js';
 import { coreReaderRoutes } from '../../modules/core/index.js';
 import { docsReaderRoutes } from '../../modules/docs/index.js';
+import { magazinesReaderRoutes } from '../../modules/magazines/index.js';
+import { messengerReaderRoutes } from '../../modules/messenger/index.js';
 import { bearerErrors, oauthReaderRoutes } from '../../modules/oauth/index.js';
 import { publisherReaderRoutes } from '../../modules/publisher/index.js';
 import { readerhubReaderRoutes } from '../../modules/readerhub/index.js';
@@ -38,7 +41,7 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     'DELETE',
   ]);
   app.addHook('onRoute', (route) => {
-    const { anonymous, scope, mediaOptional } = route.config ?? {};
+    const { anonymous, scope, mediaOptional, mediaFromQuery } = route.config ?? {};
     // Fail at start-up rather than ship a Reader route nobody thought to protect.
     if (!anonymous && !scope) throw new Error(`Reader route ${route.method} ${route.url} declares no scope`);
     const errors: ErrorStatus[] = [429];
@@ -48,7 +51,7 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     documentRoute(app, route, errors);
     const security = route.schema?.security ?? (anonymous ? [] : [{ bearer: [scope!] }]);
     // Documents the media header (readerAuth has already checked it by the time this validates).
-    const headers = route.schema?.headers ?? (mediaOptional ? optionalMediaHeader : mediaHeader);
+    const headers = route.schema?.headers ?? (mediaOptional || mediaFromQuery ? optionalMediaHeader : mediaHeader);
     route.schema = { ...route.schema, security, headers };
     // Routes open without a token count per IP at the anonymous rate, unless they set their own.
     if (anonymous && !route.config?.rateLimit) {
@@ -85,4 +88,7 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   await app.register(readerhubReaderRoutes, { readerhub: services.readerhub });
   await app.register(communityReaderRoutes, { community: services.community });
   await app.register(docsReaderRoutes, { docs: services.docs });
+  await app.register(magazinesReaderRoutes, { magazines: services.magazines });
+  await app.register(adOpsReaderRoutes, { adOps: services.adOps });
+  await app.register(messengerReaderRoutes, { messenger: services.messenger });
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import type { ReaderView } from '../../shared/http/reader.js';
+import { systemContext } from '../../shared/http/route.js';
 import type { Paginator } from '../../shared/paging.js';
 import type { CoreServices } from '../core/index.js';
 // Core's index does not export the category summary's schema yet; the Reader assocs need it.
@@ -11,7 +12,7 @@ import { createContentTypesService } from './content-types/content-types.service
 import { imageUrls } from './contents/contents.assets.js';
 import { contentsBackofficeRoutes } from './contents/contents.backoffice.routes.js';
 import { contentMappers } from './contents/contents.mappers.js';
-import { contentsReaderRoutes } from './contents/contents.reader.routes.js';
+import { contentsReaderRoutes, readerContentsListing } from './contents/contents.reader.routes.js';
 import { createContentsRepository } from './contents/contents.repository.js';
 import { createContentsService } from './contents/contents.service.js';
 import { templatesBackofficeRoutes } from './templates/templates.backoffice.routes.js';
@@ -19,6 +20,16 @@ import { createTemplatesRepository } from './templates/templates.repository.js';
 import { createTemplatesService } from './templates/templates.service.js';
 
 export type { ContentsService } from './contents/contents.service.js';
+// What other areas read of contents (publisher's references, RSS feeds and sitemaps), without their tables.
+export { feedContents, liveContentIds, liveTemplateIds, publishedContentLinks } from './contents/contents.public.js';
+export type { FeedContent } from './contents/contents.public.js';
+export type { ContentListing, ContentRecord, ContentsWithin } from './contents/contents.repository.js';
+export type { ContentMappers } from './contents/contents.mappers.js';
+export { readerContentSchema, readerContentsQuery, readerSearchQuery, readerTemplateSchema } from './contents/contents.schemas.js';
+export type { ReaderContentsQuery, ReaderSearchQuery } from './contents/contents.schemas.js';
+export { readerCategorySchema };
+// Asset images as docs resolves them (visuals), until core's index exports its own resolver.
+export { imageUrls, missingAssetImages, resolveAssetImages } from './contents/contents.assets.js';
 
 export function createDocsServices(deps: {
   db: Db;
@@ -26,6 +37,8 @@ export function createDocsServices(deps: {
   core: Pick<CoreServices, 'tenancy' | 'categories'>;
   /** PUBLIC_BASE_URL: the origin of image urls. */
   publicBaseUrl?: string | undefined;
+  /** Content authors must be people of the media: community's check, injected by the container. */
+  missingPeople?: (executor: Executor, mediaId: string, ids: string[]) => Promise<string[]>;
 }) {
   const { db, pager, core } = deps;
   const contentTypes = createContentTypesService({ db, repo: createContentTypesRepository(pager) });
@@ -34,15 +47,30 @@ export function createDocsServices(deps: {
     db,
     repo: createContentsRepository(pager),
     templates,
-    core: { assertLocales: core.tenancy.assertLocales, missingCategories: core.categories.missing },
+    core: { assertLocales: core.tenancy.assertLocales, missingCategories: core.categories.missing, ...(deps.missingPeople && { missingPeople: deps.missingPeople }) },
   });
+  /** Categories in the Reader's assocs, as core serves them. */
+  const categorySummaries = (mediaId: string, ids: string[], view: ReaderView) => core.categories.summaries(mediaId, ids, view);
+  const mappers = contentMappers(imageUrls(deps.publicBaseUrl));
   return {
     contentTypes,
     templates,
     contents,
-    /** Categories in the Reader's assocs, as core serves them. */
-    categorySummaries: (mediaId: string, ids: string[], view: ReaderView) => core.categories.summaries(mediaId, ids, view),
-    mappers: contentMappers(imageUrls(deps.publicBaseUrl)),
+    /**
+     * A published content in one language (the asked one, else the media's default, else any)
+     * with that language's blocks, as the Reader serves it: what a newsletter sends. 404
+     * content_not_found when it is not published.
+     */
+    publishedContent: async (mediaId: string, id: string, locale: string | undefined, fallback: string) =>
+      mappers.toReaderContentWithBlocks(await contents.getPublished(systemContext(mediaId), id), { locale, fallback }),
+    categorySummaries,
+    mappers,
+    /** The Reader's contents list (schema, item mapping, assocs), for other modules' lists of contents. */
+    readerContents: readerContentsListing({
+      mappers,
+      assocs: { categories: categorySummaries, templates: templates.summaries },
+      categorySchema: readerCategorySchema,
+    }),
   };
 }
 

@@ -1,8 +1,8 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { list, one } from '../envelopes.js';
 import type { Page } from '../paging.js';
 import type { Permission } from '../permissions.js';
-import { type PagingQuery, dataOf, idParams, listOf, noContent, pagingQuery } from '../schemas.js';
+import { type PagingQuery, dataOf, idParams, listOf, noContent, pagingQuery, uuid } from '../schemas.js';
 import { type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } from './route.js';
 
 interface Doc {
@@ -30,6 +30,41 @@ export interface ResourceOptions<Row, Item extends z.ZodType> {
 }
 
 type Load<Row> = (ctx: RequestContext, id: string) => Promise<Row>;
+
+/** The params of a route under a parent record: the url's one parameter, a uuid. */
+const parentParams = (url: string) => {
+  const names = [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
+  if (names.length !== 1) throw new Error(`${url}: a route under a parent names exactly one parameter`);
+  return z.object({ [names[0]!]: uuid });
+};
+const parentIdOf = (params: unknown) => Object.values(params as Record<string, string>)[0]!;
+
+/** The standard operations of a record collection, for `standard()`. */
+export type StandardOp = 'list' | 'create' | 'get' | 'update' | 'remove' | 'restore';
+
+/** What `standard()` calls: a record service (`recordService()` in shared/records.ts makes one). */
+export interface StandardService<Row> {
+  list: (ctx: RequestContext, query: PagingQuery) => Promise<Page<Row>>;
+  get: Load<Row>;
+  create: (ctx: RequestContext, input: never) => Promise<Row>;
+  update: (ctx: RequestContext, id: string, patch: never) => Promise<Row>;
+  remove: (ctx: RequestContext, id: string) => Promise<void>;
+  restore: Load<Row>;
+}
+
+export interface StandardDoc {
+  /** The record's name in sentences: `menu`, `media block`. */
+  label: string;
+  plural: string;
+  create?: z.ZodType;
+  update?: z.ZodType;
+  /** The operations offered (all six by default). */
+  only?: readonly StandardOp[];
+  /** Beside the derived statuses: 404 for a referenced record, 409 for a unique key. */
+  errors?: ErrorStatus[];
+  /** What the collection's list and writes should say beyond the standard sentences. */
+  notes?: Partial<Record<StandardOp, string>>;
+}
 
 /**
  * The Backoffice's standard record routes over `route()`: list, get, create, update,
@@ -120,6 +155,48 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
       });
     },
 
+    /**
+     * The standard operations of a collection at once, with the standard sentences: list (newest
+     * first), create, by id, update (PATCH: fields left out keep their value; a set sent is the
+     * complete set), delete (soft, with its parts) and restore (idempotent).
+     */
+    standard(service: StandardService<Row>, doc: StandardDoc) {
+      const on = (op: StandardOp) => !doc.only || doc.only.includes(op);
+      const note = (op: StandardOp, text: string) => [text, doc.notes?.[op]].filter(Boolean).join(' ');
+      const errors = doc.errors ?? [];
+      if (on('list')) this.list({ summary: `List ${doc.plural}`, description: note('list', `Live ${doc.plural} of the key's media, newest first.`) }, service.list);
+      if (on('create') && doc.create) {
+        this.create(
+          { summary: `Create a ${doc.label}`, description: note('create', `Answers 201 with the new ${doc.label}.`), body: doc.create, errors },
+          service.create as (ctx: RequestContext, input: unknown) => Promise<Row>,
+        );
+      }
+      if (on('get')) this.get({ summary: `${doc.label[0]!.toUpperCase()}${doc.label.slice(1)} by id` }, service.get);
+      if (on('update') && doc.update) {
+        this.update(
+          {
+            summary: `Update a ${doc.label}`,
+            description: note('update', 'Fields left out keep their value; a set sent (`locales`, `entries`) is the complete set.'),
+            body: doc.update,
+            errors,
+          },
+          service.update as (ctx: RequestContext, id: string, patch: unknown) => Promise<Row>,
+        );
+      }
+      if (on('remove')) {
+        this.remove(
+          { summary: `Delete a ${doc.label} (soft)`, description: note('remove', 'Sets deleted_at on the record and its live parts; restore brings them back.') },
+          service.remove,
+        );
+      }
+      if (on('restore')) {
+        this.restore(
+          { summary: `Restore a deleted ${doc.label}`, description: `Idempotent: restoring a live ${doc.label} answers it as it is.`, errors: [409] },
+          service.restore,
+        );
+      }
+    },
+
     restore(doc: Doc, restore: Load<Row>) {
       route(app, {
         ...base,
@@ -131,6 +208,55 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
         params: idParams,
         response: { 200: single },
         handler: async (ctx, { params }) => one(r.map(await restore(ctx, params.id))),
+      });
+    },
+
+    /**
+     * `GET <url>`: the records under one parent record, whose uuid is the url's one parameter
+     * (`/ads/:id/creatives`): a page by cursor, or all of them at once (a bounded set) with `all`.
+     */
+    listUnder<Q extends z.ZodType<PagingQuery> = typeof pagingQuery>(
+      doc: Doc & { url: string; operationId: string; querystring?: Q },
+      load: (ctx: RequestContext, parentId: string, query: z.output<Q>) => Promise<Page<Row>>,
+    ) {
+      route(app, {
+        ...base,
+        ...doc,
+        method: 'GET',
+        access: { permission: r.read },
+        params: parentParams(doc.url),
+        querystring: (doc.querystring ?? pagingQuery) as Q,
+        response: { 200: listOf(r.item) },
+        handler: async (ctx, { params, query }, reply) =>
+          list(reply.request, await load(ctx, parentIdOf(params), query as z.output<Q>), r.map),
+      });
+    },
+
+    allUnder(doc: Doc & { url: string; operationId: string }, load: (ctx: RequestContext, parentId: string) => Promise<Row[]>) {
+      route(app, {
+        ...base,
+        ...doc,
+        method: 'GET',
+        access: { permission: r.read },
+        params: parentParams(doc.url),
+        response: { 200: dataOf(z.array(r.item)) },
+        handler: async (ctx, { params }) => one((await load(ctx, parentIdOf(params))).map(r.map)),
+      });
+    },
+
+    /** `POST <url>`: a record created under one parent record (the url's one uuid parameter); 201. */
+    createUnder<B extends z.ZodType>(
+      doc: WriteDoc<B> & { url: string; operationId: string },
+      create: (ctx: RequestContext, parentId: string, input: z.output<B>) => Promise<Row>,
+    ) {
+      route(app, {
+        ...base,
+        ...doc,
+        method: 'POST',
+        access: { permission: r.write },
+        params: parentParams(doc.url),
+        response: { 201: single },
+        handler: async (ctx, { params, body }) => one(r.map(await create(ctx, parentIdOf(params), body as z.output<B>))),
       });
     },
   };

@@ -2,13 +2,21 @@ import type { Db, Executor } from '../../../db/client.js';
 import { type BlockKind, type BlockReferences, blockReferences, storeBlock } from '../../../shared/blocks.js';
 import type { ErrorDetail } from '../../../shared/errors.js';
 import type { RequestContext } from '../../../shared/http/route.js';
+import type { PagingQuery } from '../../../shared/schemas.js';
 import { searchConfigOf, searchConfigsOf } from '../../../shared/search.js';
 import type { ReaderPrincipal } from '../../../shared/scopes.js';
 import { type WorkspaceTransfer, assertPlacement, transferToWorkspace } from '../../../shared/workspace.js';
 import { docsErrors } from '../docs.errors.js';
 import type { TemplatesService } from '../templates/templates.service.js';
 import { missingAssetImages } from './contents.assets.js';
-import { type ContentsRepository, contentAggregate, contentPlaces } from './contents.repository.js';
+import {
+  type ContentListing,
+  type ContentRecord,
+  type ContentsRepository,
+  type ContentsWithin,
+  contentAggregate,
+  contentPlaces,
+} from './contents.repository.js';
 import type {
   BlockCreate,
   BlockUpdate,
@@ -28,7 +36,13 @@ import { contents } from './contents.table.js';
 export interface ContentsCore {
   assertLocales(mediaId: string, entries: Array<{ locale: string }>, path?: string): Promise<void>;
   missingCategories(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
+  /** The ids among `ids` that are not live people of the media (community's, injected by the container). */
+  missingPeople?(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
 }
+
+/** Each author named in the language entries, with where it was named. */
+const authorRefs = (locales: ContentLocaleInput[] | undefined) =>
+  (locales ?? []).flatMap((l, i) => (l.authors ?? []).map((a, j) => ({ id: a.profile_id, path: `locales.${i}.authors.${j}.profile_id` })));
 
 const placed = {
   table: contents,
@@ -95,7 +109,12 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
   const assertExist = async (
     tx: Executor,
     mediaId: string,
-    refs: { categories?: Array<{ id: string; path: string }>; images?: Array<{ id: string; path: string }>; contents?: Array<{ id: string; path: string }> },
+    refs: {
+      categories?: Array<{ id: string; path: string }>;
+      images?: Array<{ id: string; path: string }>;
+      contents?: Array<{ id: string; path: string }>;
+      authors?: Array<{ id: string; path: string }>;
+    },
   ) => {
     const check = async (
       wanted: Array<{ id: string; path: string }> | undefined,
@@ -111,6 +130,12 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     await check(refs.categories, (ids) => core.missingCategories(tx, mediaId, ids), 'category_not_found', 'a category');
     await check(refs.images, (ids) => missingAssetImages(tx, mediaId, ids), 'asset_image_not_found', 'an asset image');
     await check(refs.contents, (ids) => repo.missingContents(tx, mediaId, ids), 'content_not_found', 'a content');
+    // Authors must be people of the media: a 400 naming each that is not.
+    if (refs.authors?.length && core.missingPeople) {
+      const gone = new Set(await core.missingPeople(tx, mediaId, [...new Set(refs.authors.map((a) => a.id))]));
+      const details = refs.authors.filter((a) => gone.has(a.id)).map((a) => ({ path: a.path, message: 'is not a person of this media' }));
+      if (details.length > 0) throw docsErrors.invalidAuthor(details);
+    }
   };
 
   /** Writes the language entries (the complete set), their authors and search documents. */
@@ -185,7 +210,11 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
         }
         // The workspace and status of a new content are checked like a transfer's.
         await assertPlacement(tx, contentPlaces, ctx.mediaId, { workspaceId: input.workspace_id, statusId: input.status_id });
-        await assertExist(tx, ctx.mediaId, { categories: categoryRefs(input.content_categories), images: visualImages(input.locales) });
+        await assertExist(tx, ctx.mediaId, {
+          categories: categoryRefs(input.content_categories),
+          images: visualImages(input.locales),
+          authors: authorRefs(input.locales),
+        });
         const id = await repo.insert(tx, {
           mediaId: ctx.mediaId,
           templateId: input.template_id,
@@ -217,7 +246,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
         if (patch.status_id) await assertPlacement(tx, contentPlaces, ctx.mediaId, { statusId: patch.status_id });
         await assertExist(tx, ctx.mediaId, {
           categories: categoryRefs(patch.content_categories),
-          ...(patch.locales && { images: visualImages(patch.locales) }),
+          ...(patch.locales && { images: visualImages(patch.locales), authors: authorRefs(patch.locales) }),
         });
         await repo.update(tx, id, {
           ...(patch.status_id !== undefined && { statusId: patch.status_id }),
@@ -383,6 +412,29 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
         categoryIds: query['category_ids[]'],
         templateIds: query['template_ids[]'],
       }),
+
+    /** Published contents in another module's order (a magazine section's), a Reader list page. */
+    listPublishedIn: (ctx: RequestContext, query: PagingQuery, listing: ContentListing) => repo.listPublishedIn(db, ctx.mediaId, query, listing),
+
+    /** Published contents matching `q` among those another module names (`within`), most relevant first. */
+    searchWithin: (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[], within: ContentsWithin) =>
+      repo.search(db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
+        categoryIds: query['category_ids[]'],
+        templateIds: query['template_ids[]'],
+        within,
+      }),
+
+    /** SQL of a derived table `(content_id, rank)` of live contents matching the placeholder `q` in the media's languages. */
+    searchHits: (mediaLocales: readonly string[]) => repo.searchHits(searchConfigsOf(mediaLocales)),
+
+    /** The media's published contents among `ids`, by id. */
+    async publishedAmong(mediaId: string, ids: string[]) {
+      if (ids.length === 0) return new Map<string, ContentRecord>();
+      return new Map((await repo.publishedAmong(db, mediaId, ids)).map((r) => [r.id, r]));
+    },
+
+    /** The ids among `ids` that are not live contents of the media (other modules' references). */
+    missingContents: (executor: Executor, mediaId: string, ids: string[]) => repo.missingContents(executor, mediaId, [...new Set(ids)]),
 
     async getPublished(ctx: RequestContext, id: string) {
       const row = await repo.findTree(db, ctx.mediaId, id, 'published');
