@@ -77,8 +77,8 @@ describe('finishDocument', () => {
       'Retry-After',
     ]);
     // Not rate limited (no 429), deprecated with a successor.
-    expect(Object.keys((old.responses[200] as { headers?: object }).headers!)).toEqual(['X-Request-Id', 'Deprecation', 'Link']);
-    expect(Object.keys((old.responses[503] as { headers?: object }).headers!)).toEqual(['X-Request-Id', 'Retry-After', 'Deprecation', 'Link']);
+    expect(Object.keys((old.responses[200] as { headers?: object }).headers!)).toEqual(['X-Request-Id', 'Deprecation', 'Sunset', 'Link']);
+    expect(Object.keys((old.responses[503] as { headers?: object }).headers!)).toEqual(['X-Request-Id', 'Retry-After', 'Deprecation', 'Sunset', 'Link']);
   });
 
   it('gives the body an example made from its schema', () => {
@@ -97,7 +97,7 @@ describe('finishDocument', () => {
     expect(Object.keys(doc.components.schemas).sort()).toEqual(['Error', 'SharedSchema0', 'ThingCreateInput', 'Tree']);
     expect(Object.keys(doc.components.securitySchemes)).toEqual(['apiKey']);
     expect(Object.keys((doc.components as { headers?: object }).headers!).sort()).toEqual(
-      ['Deprecation', 'ETag', 'Link', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id'].sort(),
+      ['Deprecation', 'ETag', 'Link', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Sunset', 'X-Request-Id'].sort(),
     );
   });
 });

@@ -71,7 +71,7 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   // What a team planning its migration needs: every Public operation and its successor.
   route(app, {
     method: 'GET',
-    url: '/',
+    url: '',
     operationId: 'publicListOperations',
     summary: 'Public operations and their successors',
     description:

@@ -636,7 +636,9 @@ describe('OpenAPI and logs', () => {
       'media:read',
       'account:read',
       'account:write',
+      'mailer:send',
     ]);
+    expect(doc.paths['/api/media/v1/mailer/send'].post.security).toEqual([{ bearer: ['mailer:send'] }]);
     expect(doc.paths['/api/media/v1/categories'].get.security).toEqual([{ bearer: ['media:read'] }]);
     expect(doc.paths['/api/media/v1/accounts/me/profile'].patch.security).toEqual([{ bearer: ['account:write'] }]);
     expect(doc.paths['/api/media/v1/oauth/token'].post.security).toEqual([]);
