@@ -558,7 +558,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/core/v2/topics": {
+    "/publisher/v2/topics": {
         parameters: {
             query?: never;
             header?: never;
@@ -582,7 +582,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/core/v2/topics/{id}": {
+    "/publisher/v2/topics/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -607,7 +607,7 @@ export interface paths {
         patch: operations["updateTopic"];
         trace?: never;
     };
-    "/core/v2/topics/{id}/restore": {
+    "/publisher/v2/topics/{id}/restore": {
         parameters: {
             query?: never;
             header?: never;

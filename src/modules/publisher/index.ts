@@ -63,7 +63,7 @@ export type PublisherServices = ReturnType<typeof createPublisherServices>;
 
 /** Publisher's Backoffice: topics under /core/v2 (where they started), the collections under /publisher/v2. */
 export const publisherBackofficeRoutes: FastifyPluginAsyncZod<{ publisher: PublisherServices }> = async (app, { publisher }) => {
-  await app.register(topicsBackofficeRoutes, { prefix: '/core/v2', topics: publisher.topics });
+  await app.register(topicsBackofficeRoutes, { prefix: '/publisher/v2', topics: publisher.topics });
   await app.register(
     async (scope) => {
       for (const [name, c] of Object.entries(COLLECTIONS)) collectionBackofficeRoutes(scope, c, publisher[name as CollectionName]);

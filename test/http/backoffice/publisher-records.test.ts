@@ -250,19 +250,19 @@ describe('publications', () => {
 
 describe('topics: update, delete, restore', () => {
   it('updates a topic, soft-deletes it (gone from lists and reads), lets its key be taken, and restores it unless the key is taken', async () => {
-    const t = (await editor.post('/core/v2/topics', { key: `t-${short()}`, name: 'Old' })).json().data;
-    const updated = await editor.patch(`/core/v2/topics/${t.id}`, { name: 'New', description: 'About' });
+    const t = (await editor.post('/publisher/v2/topics', { key: `t-${short()}`, name: 'Old' })).json().data;
+    const updated = await editor.patch(`/publisher/v2/topics/${t.id}`, { name: 'New', description: 'About' });
     expect(updated.json().data).toEqual({ ...t, name: 'New', description: 'About', updated_at: expect.stringMatching(ISO_MS), deleted_at: null });
-    expect((await editor.delete(`/core/v2/topics/${t.id}`)).statusCode).toBe(204);
-    expectError(await editor.get(`/core/v2/topics/${t.id}`), 404, 'topic_not_found');
-    expect((await editor.get('/core/v2/topics?limit=100')).json().data.map((x: { id: string }) => x.id)).not.toContain(t.id);
-    const restored = await editor.post(`/core/v2/topics/${t.id}/restore`);
+    expect((await editor.delete(`/publisher/v2/topics/${t.id}`)).statusCode).toBe(204);
+    expectError(await editor.get(`/publisher/v2/topics/${t.id}`), 404, 'topic_not_found');
+    expect((await editor.get('/publisher/v2/topics?limit=100')).json().data.map((x: { id: string }) => x.id)).not.toContain(t.id);
+    const restored = await editor.post(`/publisher/v2/topics/${t.id}/restore`);
     expect(restored.json().data).toMatchObject({ id: t.id, name: 'New', deleted_at: null });
-    await editor.delete(`/core/v2/topics/${t.id}`);
-    expect((await editor.post('/core/v2/topics', { key: t.key, name: 'Again' })).statusCode).toBe(201);
-    expectError(await editor.post(`/core/v2/topics/${t.id}/restore`), 409, 'topic_exists');
-    const other2 = (await editor.post('/core/v2/topics', { key: `t-${short()}`, name: 'Two' })).json().data;
-    expectError(await editor.patch(`/core/v2/topics/${other2.id}`, { key: t.key }), 409, 'topic_exists');
-    expectError(await foreignEditor.patch(`/core/v2/topics/${other2.id}`, { name: 'Mine' }), 404, 'topic_not_found');
+    await editor.delete(`/publisher/v2/topics/${t.id}`);
+    expect((await editor.post('/publisher/v2/topics', { key: t.key, name: 'Again' })).statusCode).toBe(201);
+    expectError(await editor.post(`/publisher/v2/topics/${t.id}/restore`), 409, 'topic_exists');
+    const other2 = (await editor.post('/publisher/v2/topics', { key: `t-${short()}`, name: 'Two' })).json().data;
+    expectError(await editor.patch(`/publisher/v2/topics/${other2.id}`, { key: t.key }), 409, 'topic_exists');
+    expectError(await foreignEditor.patch(`/publisher/v2/topics/${other2.id}`, { name: 'Mine' }), 404, 'topic_not_found');
   });
 });

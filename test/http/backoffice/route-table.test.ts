@@ -84,7 +84,7 @@ const CREATE_BODIES: Record<string, () => Record<string, unknown>> = {
   '/core/v2/api-keys': () => ({ name: 'Route table', role: 'viewer' }),
   '/core/v2/categories': () => ({ locales: [{ locale: 'en', name: 'Route table' }] }),
   '/core/v2/references': () => ({ provider: 'routetable', urn: `urn:mps:content:${randomUUID()}` }),
-  '/core/v2/topics': () => ({ key: `rt-${short()}`, name: 'Route table' }),
+  '/publisher/v2/topics': () => ({ key: `rt-${short()}`, name: 'Route table' }),
   '/core/v2/oauth/clients': () => ({ name: 'Route table', scopes: ['media:read'] }),
   '/core/v2/oauth/providers': () => ({
     name: 'Route table',

@@ -36,11 +36,11 @@ beforeAll(async () => {
   const editor = client(ctx.app, media.keys.editor);
   topicIds = [];
   for (const key of ['politics', 'sports', 'culture']) {
-    const res = await editor.post('/core/v2/topics', { key, name: key[0]!.toUpperCase() + key.slice(1) });
+    const res = await editor.post('/publisher/v2/topics', { key, name: key[0]!.toUpperCase() + key.slice(1) });
     expect(res.statusCode, res.body).toBe(201);
     topicIds.push(res.json().data.id);
   }
-  const foreign = await client(ctx.app, other.keys.editor).post('/core/v2/topics', { key: 'politics', name: 'Politics' });
+  const foreign = await client(ctx.app, other.keys.editor).post('/publisher/v2/topics', { key: 'politics', name: 'Politics' });
   otherTopicId = foreign.json().data.id;
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { toBackofficeTopic } from './topics.mappers.js';
 import { topicCreateBody, topicSchema, topicUpdateBody } from './topics.schemas.js';
 import type { TopicsService } from './topics.service.js';
 
-/** /core/v2/topics: the minimal Backoffice for topics, so that clients can discover their ids. */
+/** /publisher/v2/topics: topics readers subscribe to, managed with the publisher's permissions. */
 export const topicsBackofficeRoutes: FastifyPluginAsyncZod<{ topics: TopicsService }> = async (app, { topics }) => {
   const resource = backofficeResource(app, {
     path: '/topics',
@@ -13,8 +13,8 @@ export const topicsBackofficeRoutes: FastifyPluginAsyncZod<{ topics: TopicsServi
     tag: publisherTags.topics,
     item: topicSchema,
     map: toBackofficeTopic,
-    read: 'core:read',
-    write: 'core:write',
+    read: 'publisher:read',
+    write: 'publisher:write',
   });
   resource.list(
     { summary: 'List topics', description: "Topics of the key's media in the order they were created." },
