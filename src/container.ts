@@ -35,7 +35,13 @@ export async function createServices(deps: {
   const community = createCommunityServices({
     db: deps.db,
     pager,
-    core: { assertLocales: core.tenancy.assertLocales, missingCategories: core.categories.missing, missingAssetImages, imageByKey: core.assets.imageByKey },
+    core: {
+      assertLocales: core.tenancy.assertLocales,
+      missingCategories: core.categories.missing,
+      missingAssetImages,
+      imageByKey: core.assets.imageByKey,
+      liveContentIds,
+    },
     resolveImages: resolveAssetImages,
     urlOf: imageUrls(deps.publicBaseUrl),
     categorySummaries: docs.categorySummaries,

@@ -48,6 +48,7 @@ export function createCommunityServices(deps: {
     assertLocales: async () => undefined,
     missingCategories: async () => [],
     missingAssetImages: async () => [],
+    liveContentIds: async (_executor, _mediaId, ids) => new Set(ids),
   };
   const resolveImages: ImagesResolver = deps.resolveImages ?? ((() => null) as unknown as ImagesResolver);
   return {

@@ -30,6 +30,8 @@ export interface ProfilesDeps {
   missingAssetImages(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   /** A live asset image of the media by file key, else a 404 (cover and profile images name one). */
   imageByKey?(ctx: RequestContext, fileKey: string): Promise<unknown>;
+  /** The ids among `ids` that are live contents of the media (docs' public lookup; block entries name contents). */
+  liveContentIds(executor: Executor, mediaId: string, ids: string[]): Promise<Set<string>>;
 }
 
 const placed = {
@@ -45,20 +47,15 @@ const placed = {
 const domainOf = (url: string | null | undefined) => (url ? new URL(url).host : url);
 const hasFlag = (type: Record<string, unknown>, field: string) => type[`has${field[0]!.toUpperCase()}${field.slice(1)}`] === true;
 
-/** The contents of the media among `ids` that are not live: read by name, as docs reads asset images. */
-async function missingContents(db: Executor, mediaId: string, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const unique = [...new Set(ids)];
-  const result = await db.execute(
-    sql`select id from contents where media_id = ${mediaId} and deleted_at is null and id = any(${`{${unique.join(',')}}`}::uuid[])`,
-  );
-  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: Array<{ id: string }> }).rows) as Array<{ id: string }>;
-  const found = new Set(rows.map((r) => r.id));
-  return unique.filter((id) => !found.has(id));
-}
-
 export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; profileTypes: ProfileTypesRepository; kinds: Record<ProfileKind, KindDef>; core: ProfilesDeps }) {
   const { db, repo, core, kinds } = deps;
+  /** The contents among `ids` that are not live contents of the media. */
+  const missingContents = async (executor: Executor, mediaId: string, ids: string[]): Promise<string[]> => {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const live = await core.liveContentIds(executor, mediaId, unique);
+    return unique.filter((id) => !live.has(id));
+  };
 
   const load = async (executor: Executor, mediaId: string, kind: ProfileKind, id: string, view?: 'published') => {
     const row = await repo.find(executor, mediaId, id, view);
