@@ -437,6 +437,19 @@ describe('topics and subscriptions', () => {
     expect((await (await readers.asReader('topic-bystander')).get('/api/media/v1/accounts/me/topics')).json().data).toEqual([]);
   });
 
+  it('leaves a deleted topic out of the reader\'s list until it is restored', async () => {
+    const editor = client(ctx.app, media.keys.editor);
+    const topic = (await editor.post('/publisher/v2/topics', { key: 'ephemeral', name: 'Ephemeral' })).json().data;
+    const reader = await readers.asReader('topic-of-a-deleted-topic');
+    expect((await reader.post(`/api/media/v1/topics/${topic.id}/subscription`)).statusCode).toBe(201);
+    const listed = async () => (await reader.get('/api/media/v1/accounts/me/topics')).json().data.map((x: { topic: { id: string } }) => x.topic.id);
+    expect(await listed()).toEqual([topic.id]);
+    expect((await editor.delete(`/publisher/v2/topics/${topic.id}`)).statusCode).toBe(204);
+    expect(await listed()).toEqual([]);
+    expect((await editor.post(`/publisher/v2/topics/${topic.id}/restore`)).statusCode).toBe(200);
+    expect(await listed()).toEqual([topic.id]);
+  });
+
   it("answers 404 topic_not_found for an unknown topic and another media's topic, 400 for a malformed id", async () => {
     const reader = await readers.asReader('topic-strict');
     expectError(await reader.post(`/api/media/v1/topics/${randomUUID()}/subscription`), 404, 'topic_not_found');

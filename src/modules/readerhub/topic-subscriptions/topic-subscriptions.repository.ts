@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { aggregate } from '../../../shared/aggregate.js';
 import { type Paginator, newestFirst } from '../../../shared/paging.js';
@@ -33,11 +33,11 @@ const keyIs = (key: Key) => and(eq(s.readerId, key.readerId), eq(s.topicId, key.
 
 export function createTopicSubscriptionsRepository(pager: Paginator) {
   return {
-    /** The reader's live subscriptions with their topics, one query per page. */
+    /** The reader's live subscriptions with their live topics (a deleted topic is not listed; its restore brings it back), one query per page. */
     list: (db: Executor, readerId: string, query: PagingQuery) =>
       pager.page(
         {
-          select: () => db.select(withTopic).from(s).innerJoin(topics, eq(topics.id, s.topicId)),
+          select: () => db.select(withTopic).from(s).innerJoin(topics, and(eq(topics.id, s.topicId), isNull(topics.deletedAt))),
           keyset: order,
           scope: `reader_topic_subscriptions:${readerId}`,
           where: and(eq(s.readerId, readerId), subscriptionAggregate.filter()),
