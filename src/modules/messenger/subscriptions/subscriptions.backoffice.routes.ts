@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { list, one } from '../../../shared/envelopes.js';
+import { one } from '../../../shared/envelopes.js';
+import { backofficeResource } from '../../../shared/http/resource.js';
 import { route } from '../../../shared/http/route.js';
-import { dataOf, idParams, listOf } from '../../../shared/schemas.js';
+import { dataOf, idParams } from '../../../shared/schemas.js';
 import { messengerTags } from '../messenger.tags.js';
 import { toSubscription } from './subscriptions.mappers.js';
 import { bulkBody, bulkResultSchema, subscriptionSchema, subscriptionsQuery } from './subscriptions.schemas.js';
@@ -10,20 +11,26 @@ import type { SubscriptionsService } from './subscriptions.service.js';
 /** /messenger/v2/mailing-lists/{id}/subscriptions: the list's addresses, and their bulk import. */
 export const subscriptionsBackofficeRoutes: FastifyPluginAsyncZod<{ subscriptions: SubscriptionsService }> = async (app, { subscriptions }) => {
   const tag = messengerTags.subscriptions;
-
-  route(app, {
-    method: 'GET',
-    url: '/mailing-lists/:id/subscriptions',
-    operationId: 'listMailingListSubscriptions',
-    summary: 'Subscriptions of a mailing list',
-    description: 'Newest first; `status` keeps those in one state.',
+  const resource = backofficeResource(app, {
+    path: '/subscriptions',
+    names: { one: 'Subscription', many: 'Subscriptions' },
     tag,
-    access: { permission: 'messenger:read' },
-    params: idParams,
-    querystring: subscriptionsQuery,
-    response: { 200: listOf(subscriptionSchema) },
-    handler: async (ctx, { params, query }, reply) => list(reply.request, await subscriptions.listByList(ctx, params.id, query), toSubscription),
+    item: subscriptionSchema,
+    map: toSubscription,
+    read: 'messenger:read',
+    write: 'messenger:write',
   });
+
+  resource.listUnder(
+    {
+      url: '/mailing-lists/:id/subscriptions',
+      operationId: 'listMailingListSubscriptions',
+      summary: 'Subscriptions of a mailing list',
+      description: 'Newest first; `status` keeps those in one state.',
+      querystring: subscriptionsQuery,
+    },
+    subscriptions.listByList,
+  );
 
   route(app, {
     method: 'POST',
