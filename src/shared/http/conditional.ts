@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
 
 /** If-None-Match against one strong ETag: a list of tags (weak ones compared weakly) or `*`. */
 export function notModified(header: string | string[] | undefined, etag: string): boolean {
@@ -46,3 +48,48 @@ export function sendConditional(
   if (fresh) return reply.status(304).send();
   return reply.type(doc.type).send(made ?? (doc.body as () => string)());
 }
+
+/**
+ * An onSend hook for a tree (Backoffice, Reader): every success answer with a body gets a
+ * strong `ETag` of its bytes, unless the route set its own (a feed, an asset); a `GET` or `HEAD`
+ * whose `If-None-Match` matches is answered 304 with no body. `cacheControl` names the answer's
+ * Cache-Control (a route that sets its own keeps it).
+ */
+export function validators(cacheControl: (req: FastifyRequest, reply: FastifyReply) => string | undefined) {
+  return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    if (!reply.hasHeader('cache-control')) {
+      const value = cacheControl(req, reply);
+      if (value) reply.header('cache-control', value);
+    }
+    if ((reply.statusCode !== 200 && reply.statusCode !== 201) || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
+    let etag = reply.getHeader('etag') as string | undefined;
+    if (!etag) reply.header('etag', (etag = etagOf(payload)));
+    if (read && notModified(req.headers['if-none-match'], etag)) {
+      reply.status(304);
+      return '';
+    }
+    return payload;
+  };
+}
+
+/**
+ * If-Match (RFC 9110 13.1.1) against the current representation's strong ETag: `*` matches any
+ * current representation, a list matches when one of its tags is this one (weak tags never do).
+ */
+export function matchesIfMatch(header: string, etag: string): boolean {
+  return header.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value === etag;
+  });
+}
+
+export const preconditionFailed = () =>
+  new AppError(412, 'precondition_failed', 'the record changed since the version named by If-Match; read it again and retry');
+
+/**
+ * The version a conditional write (If-Match) was checked against, for the transaction that makes
+ * the write: an aggregate's `lock` and `softDelete` compare the locked row's `updated_at` with it,
+ * so a write that slipped in between the check and the lock is a 412, not a lost update.
+ */
+export const precondition = new AsyncLocalStorage<{ id: string; updatedAt: string }>();
