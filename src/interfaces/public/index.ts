@@ -1,14 +1,20 @@
-import etag from '@fastify/etag';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { adOpsPublicRoutes } from '../../modules/ad-ops/index.js';
 import { corePublicRoutes, coreTags } from '../../modules/core/index.js';
+import { docsPublicRoutes } from '../../modules/docs/index.js';
+import { communityPublicRoutes } from '../../modules/community/index.js';
 import { magazinesPublicRoutes } from '../../modules/magazines/index.js';
+import { messengerPublicRoutes } from '../../modules/messenger/index.js';
 import { publisherPublicRoutes } from '../../modules/publisher/index.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
 import { markDeprecated, successorPath } from '../../shared/http/deprecation.js';
+import { validators } from '../../shared/http/conditional.js';
 import { documentRoute, route } from '../../shared/http/route.js';
+import { surrogateKeyHook, surrogateKindOf } from '../../shared/http/surrogate.js';
+import { errors } from '../../shared/errors.js';
 import { dataOf } from '../../shared/schemas.js';
 import type { TreeOptions } from '../backoffice/index.js';
 
@@ -46,8 +52,28 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     documentRoute(app, route, [429]);
     const operation = !route.config?.publicIndex;
     route.schema = { ...route.schema, ...(operation && { deprecated: true }), security: [] };
-    route.config = { ...route.config, responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', 'Cache-Control'] };
+    const surrogateKind = operation ? surrogateKindOf(route.url) : undefined;
+    route.config = {
+      ...route.config,
+      ...(surrogateKind && { surrogateKind }),
+      responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', 'Cache-Control', ...(surrogateKind ? (['Surrogate-Key'] as const) : [])],
+    };
     recordRoutes(app, 'public', route);
+  });
+  app.addHook('preSerialization', surrogateKeyHook);
+  // The media of the request, from the path or the addressed record (after the params validated):
+  // the handlers, a Reader operation's own among them, read it as req.media and the context's mediaId.
+  app.addHook('preHandler', async (req) => {
+    // Paging links stay relative; a document whose links must be absolute (RSS) gets the Reader's origin.
+    if (req.routeOptions.config.absoluteLinks) req.linkOrigin = config.publicBaseUrl ?? `${req.protocol}://${req.host}`;
+    const from = req.routeOptions.config.publicMedia;
+    if (!from) return;
+    const params = req.params as Record<string, string>;
+    const mediaId = from === 'path' ? params.media_id! : await from.of(params[from.param]!);
+    const media = await services.core.tenancy.findCachedMedia(mediaId);
+    if (!media) throw errors.notFound('media_not_found', 'media not found');
+    req.media = media;
+    req.mediaId = media.id;
   });
   app.addHook('onSend', async (req, reply) => {
     const { successor, publicIndex } = req.routeOptions.config;
@@ -55,8 +81,9 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     // Published data may be cached a minute by browsers and shared caches; errors are not.
     reply.header('cache-control', reply.statusCode < 300 || reply.statusCode === 304 ? 'public, max-age=60' : 'no-store');
   });
-  // Registered after the onSend above, so that it hashes the answer as sent; HEAD answers the same ETag.
-  await app.register(etag);
+  // The Backoffice's and Reader's validators (a strong ETag of the bytes, 304 to If-None-Match,
+  // HEAD alike), after the onSend above: its Cache-Control stands, and the ETag hashes the answer as sent.
+  app.addHook('onSend', validators(() => undefined));
   await applyRateLimit(app, {
     max: config.rateLimit.anonymous,
     keyGenerator: (req) => `ip:${req.ip}`,
@@ -65,8 +92,12 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   });
 
   await app.register(corePublicRoutes, { core: services.core });
+  await app.register(docsPublicRoutes, { docs: services.docs });
   await app.register(magazinesPublicRoutes, { magazines: services.magazines });
-  await app.register(publisherPublicRoutes, { publisher: services.publisher, cachedMedia: services.core.tenancy.cachedMedia });
+  await app.register(communityPublicRoutes, { community: services.community });
+  await app.register(publisherPublicRoutes, { publisher: services.publisher, organizationMedia: (id) => services.community.profiles.mediaOf('organizations', id) });
+  await app.register(adOpsPublicRoutes, { adOps: services.adOps });
+  await app.register(messengerPublicRoutes, { messenger: services.messenger });
 
   // What a team planning its migration needs: every Public operation and its successor.
   route(app, {

@@ -1,14 +1,16 @@
+import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Executor } from '../../db/client.js';
 import type { FeedContent } from '../docs/index.js';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Aggregate, PartDefs } from '../../shared/aggregate.js';
+import type { Aggregate, PageFilter, PartDefs } from '../../shared/aggregate.js';
 import type { AppError } from '../../shared/errors.js';
-import { type ReaderAddress, readerRecordRoutes } from '../../shared/http/records.js';
+import { type ReaderAddress, readerRecordRoutes, recordListRoute } from '../../shared/http/records.js';
 import { type StandardOp, backofficeResource } from '../../shared/http/resource.js';
-import type { ZodApp } from '../../shared/http/route.js';
+import type { RequestContext, ZodApp } from '../../shared/http/route.js';
 import { isUuid } from '../../shared/ids.js';
 import type { Paginator } from '../../shared/paging.js';
+import type { PagingQuery } from '../../shared/schemas.js';
 import { type Reference, recordService, wireOf } from '../../shared/records.js';
 
 /** A record's key: lower-case letters, digits, - and _, unique among the media's live records of its kind. */
@@ -144,11 +146,39 @@ export function collectionBackofficeRoutes(app: ZodApp, c: PublisherCollection, 
   });
 }
 
+/** The collection as readers list it (in its Reader view when it has one, the Reader's order), narrowed by a filter when given. */
+const readerPage = (c: PublisherCollection, service: CollectionService) => (ctx: RequestContext, query: PagingQuery, filter?: PageFilter) =>
+  service.listIn(ctx, query, c.reader?.view as never, filter);
+
+/** Records of one organization (`organization_id`), the filter of an organization's Public lists. */
+const ofOrganization = (c: PublisherCollection, organizationId: string): PageFilter => ({
+  name: 'organization',
+  where: sql`${(c.agg.root as unknown as Record<string, SQL>).organizationId} = ${sql.placeholder('organization')}`,
+  params: { organization: organizationId },
+});
+
+/**
+ * The collection's Reader list declaration (`recordListRoute`) over the same records and order,
+ * for a list of another tree to take as it is under its own path: every record readers see, or
+ * (`organization`) only those of the organization the path's `id` names.
+ */
+export function collectionListRoute(c: PublisherCollection, service: CollectionService, how: { description: string; organization?: boolean }) {
+  const page = readerPage(c, service);
+  return recordListRoute(
+    { path: `/${c.name}`, names: c.names, plural: c.plural, tag: tagsOf(c).reader, item: c.schemas.reader },
+    {
+      description: how.description,
+      load: (ctx, query, params) => page(ctx, query, how.organization ? ofOrganization(c, params.id!) : undefined),
+    },
+  );
+}
+
 /** The collection's Reader routes (`media:read`), when readers see it. */
 export function collectionReaderRoutes(app: ZodApp, c: PublisherCollection, service: CollectionService) {
   const r = c.reader;
   if (!r) return;
   const view = r.view as never;
+  const page = readerPage(c, service);
   readerRecordRoutes(app, {
     path: r.path,
     names: c.names,
@@ -156,9 +186,7 @@ export function collectionReaderRoutes(app: ZodApp, c: PublisherCollection, serv
     plural: c.plural,
     tag: tagsOf(c).reader,
     item: c.schemas.reader,
-    ...(r.list && {
-      list: { load: (ctx, query) => (view ? service.listIn(ctx, query, view) : service.list(ctx, query)), description: r.list },
-    }),
+    ...(r.list && { list: { load: (ctx, query) => page(ctx, query), description: r.list } }),
     get: {
       by: r.by ?? 'id',
       load: (ctx, address) =>

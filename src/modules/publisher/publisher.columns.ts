@@ -24,6 +24,10 @@ export const recordIndexes = (name: string, t: RecordCols) => [
   ...(t.key ? [uniqueIndex(`${name}_media_key_uq`).on(t.mediaId, t.key).where(sql`${t.deletedAt} is null`)] : []),
 ];
 
+/** An organization's records in the list's order (newest first, live rows): the Public lists under /community/v2/organizations/{id}. */
+export const organizationPageIndex = (name: string, t: RecordCols & { organizationId: PgColumn }) =>
+  index(`${name}_media_organization_page_idx`).on(t.mediaId, t.organizationId, desc(t.insertedAt), desc(t.id)).where(sql`${t.deletedAt} is null`);
+
 /** A record's language entries: the record (`recordId`, column `<parent>_id`), `locale` (one live entry each), its own columns. */
 export function localesTable<C extends Record<string, PgColumnBuilderBase>>(
   name: string,

@@ -1,10 +1,11 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { one } from '../envelopes.js';
 import type { Page } from '../paging.js';
 import { readerRecordOf } from '../records.js';
 import { type PagingQuery, dataOf, idParams } from '../schemas.js';
 import { localeQuery, readerList, readerListOf, readerListQuery, readerView } from './reader.js';
-import { type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } from './route.js';
+import { type Access, type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } from './route.js';
 
 /** How a Reader record is addressed: by id, by its key, or by either (a uuid is an id). */
 export type ReaderAddress = 'id' | 'key' | 'key_or_id';
@@ -26,8 +27,35 @@ export interface ReaderRecordRoutes<Row> {
   /** The Reader record's schema (`recordSchemas().reader`). */
   item: z.ZodType;
   /** What readers see of the collection, one page; the sentence says which records. */
-  list?: { load: (ctx: RequestContext, query: PagingQuery) => Promise<Page<Row>>; description: string };
+  list?: RecordList<Row>;
   get?: { by: ReaderAddress; load: (ctx: RequestContext, address: string) => Promise<Row>; description?: string; errors?: ErrorStatus[] };
+}
+
+/** What readers see of a collection, one page; `params` are the path's (a Public list under an organization filters by it). */
+export interface RecordList<Row> {
+  load: (ctx: RequestContext, query: PagingQuery, params: Record<string, string>) => Promise<Page<Row>>;
+  description: string;
+}
+
+/**
+ * The declaration of a collection's Reader list (`readerList<Many>`: the list query, `{data, meta}`,
+ * each record by the locale rule), written once: the Reader declares it as it is, and the Public
+ * lists of the same records (under a media, an organization) reuse it with their own path and load.
+ */
+export function recordListRoute<Row extends object>(r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item'>, list: RecordList<Row>) {
+  return {
+    method: 'GET' as const,
+    url: r.path,
+    operationId: `readerList${r.names.many}`,
+    summary: `List ${r.plural}`,
+    description: list.description,
+    tag: r.tag,
+    access: { scope: 'media:read' } as Access,
+    querystring: readerListQuery,
+    response: { 200: readerListOf(r.item) },
+    handler: async (ctx: RequestContext, { params, query }: { params: unknown; query: z.output<typeof readerListQuery> }, reply: FastifyReply) =>
+      readerList(reply.request, await list.load(ctx, query, (params ?? {}) as Record<string, string>), query.locale, readerRecordOf),
+  };
 }
 
 /**
@@ -35,21 +63,7 @@ export interface ReaderRecordRoutes<Row> {
  * record as `{data}`, each record in the asked language by the locale rule (`readerRecordOf`).
  */
 export function readerRecordRoutes<Row extends object>(app: ZodApp, r: ReaderRecordRoutes<Row>) {
-  if (r.list) {
-    const { load, description } = r.list;
-    route(app, {
-      method: 'GET',
-      url: r.path,
-      operationId: `readerList${r.names.many}`,
-      summary: `List ${r.plural}`,
-      description,
-      tag: r.tag,
-      access: { scope: 'media:read' },
-      querystring: readerListQuery,
-      response: { 200: readerListOf(r.item) },
-      handler: async (ctx, { query }, reply) => readerList(reply.request, await load(ctx, query), query.locale, readerRecordOf),
-    });
-  }
+  if (r.list) route(app, recordListRoute(r, r.list));
   if (r.get) {
     const { by, load, description, errors } = r.get;
     route(app, {

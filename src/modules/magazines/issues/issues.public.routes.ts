@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pagingMeta } from '../../../shared/envelopes.js';
+import { publicTwin } from '../../../shared/http/public.js';
 import { readerListQuery } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
 import { isoTimestamp, pagingMeta as pagingMetaSchema, uuid } from '../../../shared/schemas.js';
-import type { CoreServices } from '../../core/index.js';
 import type { ContentMappers } from '../../docs/index.js';
 import { magazinesTags } from '../magazines.tags.js';
 import type { IssuesService } from './issues.service.js';
@@ -98,12 +98,26 @@ export function toPublicSectionContent(c: ReaderContent) {
   };
 }
 
-/** Public (deprecated): the contents of a section, the media taken from the section. */
-export const issuesPublicRoutes: FastifyPluginAsyncZod<{
-  issues: IssuesService;
-  contentMappers: ContentMappers;
-  tenancy: CoreServices['tenancy'];
-}> = async (app, { issues, contentMappers, tenancy }) => {
+/** Public (deprecated): an issue, a section and a section's contents, the media taken from the issue or section. */
+export const issuesPublicRoutes: FastifyPluginAsyncZod<{ issues: IssuesService; contentMappers: ContentMappers }> = async (
+  app,
+  { issues, contentMappers },
+) => {
+  publicTwin(app, {
+    reader: 'readerGetIssue',
+    url: '/docs/v2/issues/:id',
+    operationId: 'publicGetIssue',
+    media: { param: 'id', of: (id) => issues.issueMediaOf(id) },
+    tag: magazinesTags.public,
+  });
+  publicTwin(app, {
+    reader: 'readerGetSection',
+    url: '/docs/v2/sections/:id',
+    operationId: 'publicGetSection',
+    media: { param: 'id', of: (id) => issues.sectionMediaOf(id) },
+    tag: magazinesTags.public,
+  });
+
   route(app, {
     method: 'GET',
     url: '/docs/v2/sections/:section_id/contents',
@@ -112,14 +126,16 @@ export const issuesPublicRoutes: FastifyPluginAsyncZod<{
     description: 'Deprecated: use the Reader operation GET /api/media/v1/sections/{id}/contents. Published contents in position order.',
     tag: magazinesTags.public,
     access: { anonymous: true },
-    config: { successor: '/api/media/v1/sections/{section_id}/contents' },
+    config: {
+      successor: '/api/media/v1/sections/{section_id}/contents',
+      publicMedia: { param: 'section_id', of: (id: string) => issues.sectionMediaOf(id) },
+    },
     params: z.object({ section_id: uuid }),
     querystring: readerListQuery,
     response: { 200: listSchema },
     handler: async (ctx, { params, query }, reply) => {
-      const { mediaId, page } = await issues.publicSectionContents(ctx, params.section_id, query);
-      const media = await tenancy.cachedMedia(mediaId);
-      const view = { locale: query.locale, fallback: media.defaultLocale };
+      const page = await issues.publicSectionContents(ctx, params.section_id, query);
+      const view = { locale: query.locale, fallback: reply.request.media.defaultLocale };
       return {
         meta: pagingMeta(reply.request, page),
         data: page.items.map((row) => toPublicSectionContent(contentMappers.toReaderContent(row, view))),

@@ -1,6 +1,6 @@
 import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { tstz } from '../../../db/columns.js';
-import { localesTable, recordColumns, recordIndexes } from '../publisher.columns.js';
+import { localesTable, organizationPageIndex, recordColumns, recordIndexes } from '../publisher.columns.js';
 
 /** A notice shown to readers inside its display window (starts_at..ends_at, either end open). */
 export const announcements = pgTable(
@@ -12,7 +12,7 @@ export const announcements = pgTable(
     endsAt: tstz('ends_at'),
     linkUrl: text('link_url'),
   },
-  (t) => [...recordIndexes('announcements', t), index('announcements_organization_idx').on(t.organizationId)],
+  (t) => [...recordIndexes('announcements', t), index('announcements_organization_idx').on(t.organizationId), organizationPageIndex('announcements', t)],
 );
 
 export const announcementLocales = localesTable('announcement_locales', 'announcement_id', () => announcements.id, {

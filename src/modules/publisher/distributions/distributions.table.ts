@@ -1,7 +1,7 @@
 import { index, integer, jsonb, pgTable, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { text } from 'drizzle-orm/pg-core';
 import { idColumn } from '../../../db/columns.js';
-import { localesTable, recordColumns, recordIndexes } from '../publisher.columns.js';
+import { localesTable, organizationPageIndex, recordColumns, recordIndexes } from '../publisher.columns.js';
 
 /** The credits of an event or a project, owned by an organization. */
 export const distributions = pgTable(
@@ -14,6 +14,7 @@ export const distributions = pgTable(
   },
   (t) => [
     ...recordIndexes('distributions', t),
+    organizationPageIndex('distributions', t),
     index('distributions_event_idx').on(t.eventId),
     index('distributions_project_idx').on(t.projectId),
   ],

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { one } from '../../../shared/envelopes.js';
-import { localeQuery } from '../../../shared/http/reader.js';
+import { successorOf } from '../../../shared/http/public.js';
+import { localeQuery, readerView } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
 import { readerRecordOf } from '../../../shared/records.js';
 import { dataOf, uuid } from '../../../shared/schemas.js';
@@ -10,10 +11,7 @@ import { publisherTags } from '../publisher.tags.js';
 import { menusCollection } from './menus.js';
 
 /** Public (deprecated): a menu by key in one language (spec 2.15), the media taken from the path. */
-export const menusPublicRoutes: FastifyPluginAsyncZod<{
-  menus: CollectionService;
-  cachedMedia: (mediaId: string) => Promise<{ id: string; defaultLocale: string }>;
-}> = async (app, { menus, cachedMedia }) => {
+export const menusPublicRoutes: FastifyPluginAsyncZod<{ menus: CollectionService }> = async (app, { menus }) => {
   route(app, {
     method: 'GET',
     url: '/publisher/v2/medias/:media_id/menus/:key',
@@ -22,14 +20,11 @@ export const menusPublicRoutes: FastifyPluginAsyncZod<{
     description: 'Deprecated: use the Reader operation GET /api/media/v1/menus/{key}.',
     tag: publisherTags.public,
     access: { anonymous: true },
-    config: { successor: '/api/media/v1/menus/{key}' },
+    config: { successor: successorOf(app, 'readerGetMenuByKey'), publicMedia: 'path' },
     params: z.object({ media_id: uuid, key: z.string().min(1).max(200) }),
     querystring: localeQuery,
     response: { 200: dataOf(menusCollection.schemas.reader) },
-    handler: async (ctx, { params, query }) => {
-      const media = await cachedMedia(params.media_id);
-      const row = await menus.getByKey({ ...ctx, mediaId: media.id }, params.key);
-      return one(readerRecordOf(row, { locale: query.locale, fallback: media.defaultLocale }) as never);
-    },
+    handler: async (ctx, { params, query }, reply) =>
+      one(readerRecordOf(await menus.getByKey(ctx, params.key), readerView(reply.request, query.locale)) as never),
   });
 };

@@ -68,6 +68,8 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
       "RSS 2.0 of the feed's latest published contents (newest publication first, at most its `limit`), in the asked language by the locale rule.",
     tag,
     access: { anonymous: true, mediaFromQuery: true },
+    // RSS links are absolute, under the Public twin too.
+    config: { absoluteLinks: true },
     params: idParams,
     querystring: z.object({ media_id: mediaId, locale: locale.optional() }),
     response: { 200: xml('application/rss+xml', 'An RSS 2.0 document') },

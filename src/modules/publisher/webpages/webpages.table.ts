@@ -1,6 +1,6 @@
 import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { statuses } from '../../core/tenancy/tenancy.table.js';
-import { localesTable, recordColumns, recordIndexes } from '../publisher.columns.js';
+import { localesTable, organizationPageIndex, recordColumns, recordIndexes } from '../publisher.columns.js';
 
 /** A page of the media's website (about, imprint, terms), unique by key, shown to readers in a published status. */
 export const webpages = pgTable(
@@ -13,7 +13,7 @@ export const webpages = pgTable(
       .notNull()
       .references(() => statuses.id),
   },
-  (t) => [...recordIndexes('webpages', t), index('webpages_status_idx').on(t.statusId)],
+  (t) => [...recordIndexes('webpages', t), index('webpages_status_idx').on(t.statusId), organizationPageIndex('webpages', t)],
 );
 
 export const webpageLocales = localesTable('webpage_locales', 'webpage_id', () => webpages.id, {

@@ -1,0 +1,3 @@
+CREATE INDEX "announcements_media_organization_page_idx" ON "announcements" USING btree ("media_id","organization_id","inserted_at" desc,"id" desc) WHERE "announcements"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "distributions_media_organization_page_idx" ON "distributions" USING btree ("media_id","organization_id","inserted_at" desc,"id" desc) WHERE "distributions"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "webpages_media_organization_page_idx" ON "webpages" USING btree ("media_id","organization_id","inserted_at" desc,"id" desc) WHERE "webpages"."deleted_at" is null;
