@@ -1,0 +1,128 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Db } from './client.js';
+import { afterCommit } from './request-transaction.js';
+
+interface PgliteLike {
+  query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+  exec: (text: string) => Promise<Array<{ rows: unknown[] }>>;
+}
+interface PoolLike {
+  query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] } | Array<{ rows: unknown[] }>>;
+}
+
+/**
+ * pg-boss's `db` adapter over the application's own database, so that the queue lives in the
+ * same database on PostgreSQL (the app's pool) and on embedded PGlite (its one connection,
+ * whose queries PGlite runs one after another). pg-boss sends its schema migrations as one
+ * text of several statements without parameters: PGlite runs those with `exec`.
+ */
+export function bossDb(db: Db): PgBoss.Db {
+  const client = (db as unknown as { $client: PgliteLike | PoolLike }).$client;
+  if ('exec' in client) {
+    return {
+      async executeSql(text, values) {
+        if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
+    };
+  }
+  return {
+    async executeSql(text, values) {
+      const result = await client.query(text, values);
+      // Several statements in one text answer one result each; pg-boss reads the last.
+      return { rows: Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows };
+    },
+  };
+}
+
+/** One queue of the runner: its work, how it retries and batches, and whether work waits for it. */
+export interface QueueDef<T extends object> {
+  /** A batch of jobs' data; a throw lets pg-boss retry those jobs (a crash, the database away). */
+  work: (jobs: T[]) => Promise<void>;
+  /** Whether work waits (left by a stopped or crashed instance): checked when the app is ready. */
+  hasPending: () => Promise<boolean>;
+  batchSize?: number;
+  pollingIntervalSeconds?: number;
+  retry?: Pick<PgBoss.SendOptions, 'retryLimit' | 'retryDelay' | 'retryBackoff'>;
+  /** Runs once the runner has started (a kick for work left behind). */
+  onStart?: () => Promise<void>;
+  /** A cron expression (UTC): pg-boss then queues a job on that schedule while the runner runs. */
+  cron?: string;
+}
+
+/**
+ * The app's one pg-boss (the `pgboss` schema of its own database), shared by every module's
+ * queue: started on ready when some queue has work waiting, else with the first job sent (an
+ * instance or a test that queues nothing runs no pollers); stopped before the database closes,
+ * the jobs in flight finished, nothing new claimed.
+ */
+export function createJobRunner(deps: { db: Db; logger: Logger }) {
+  const defs = new Map<string, QueueDef<object>>();
+  const workers = new Map<string, string>();
+  let boss: PgBoss | undefined;
+  let starting: Promise<void> | undefined;
+  let stopped = false;
+
+  const start = (): Promise<void> => {
+    starting ??= (async () => {
+      const instance = new PgBoss({ db: bossDb(deps.db), schema: 'pgboss', archiveCompletedAfterSeconds: 3600, deleteAfterDays: 2 });
+      instance.on('error', (err: Error) => deps.logger.warn({ err: { message: err.message } }, 'job queue error'));
+      await instance.start();
+      boss = instance;
+      for (const [name, def] of defs) {
+        await instance.createQueue(name);
+        const options = { batchSize: def.batchSize ?? 10, pollingIntervalSeconds: def.pollingIntervalSeconds ?? 0.5 };
+        workers.set(name, await instance.work<object>(name, options, (jobs) => def.work(jobs.map((job) => job.data))));
+        if (def.cron) await instance.schedule(name, def.cron, {}, { tz: 'UTC' });
+      }
+      for (const def of defs.values()) await def.onStart?.();
+    })();
+    return starting;
+  };
+
+  return {
+    get started() {
+      return boss !== undefined && !stopped;
+    },
+
+    /** Declares a queue (before the app is ready); its `send` queues one job, at `at` or now. */
+    queue<T extends object>(name: string, def: QueueDef<T>) {
+      defs.set(name, def as unknown as QueueDef<object>);
+      const sendNow = async (data: T, at?: Date): Promise<void> => {
+        if (stopped) return;
+        if (!boss) await start();
+        await boss!.send(name, data, { ...def.retry, ...(at && { startAfter: at }) });
+        const worker = workers.get(name);
+        if (!at && worker) boss!.notifyWorker(worker);
+      };
+      return {
+        /** Inside a request transaction, the job is queued once it commits (and not when it rolls back). */
+        async send(data: T, at?: Date): Promise<void> {
+          const deferred = afterCommit(() => {
+            sendNow(data, at).catch((err: unknown) => deps.logger.warn({ err: { message: err instanceof Error ? err.message : String(err) }, queue: name }, 'job not queued'));
+          });
+          if (!deferred) await sendNow(data, at);
+        },
+      };
+    },
+
+    /** The app's onReady: starts when some queue has work waiting. */
+    async ready(): Promise<void> {
+      for (const def of defs.values()) {
+        if (stopped) return;
+        if (await def.hasPending()) return start();
+      }
+    },
+
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      await starting?.catch(() => undefined);
+      await boss?.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
+    },
+  };
+}
+
+export type JobRunner = ReturnType<typeof createJobRunner>;

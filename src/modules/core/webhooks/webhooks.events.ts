@@ -1,0 +1,114 @@
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { kindOf } from '../../../shared/http/surrogate.js';
+import { isUuid } from '../../../shared/ids.js';
+
+/** An event as webhooks receive it in `data`, before it is addressed to each subscriber. */
+export interface WebhookEvent {
+  type: string;
+  data: Record<string, unknown>;
+  /** Sent only when this status of the media is a published one (`.published`: the write set it). */
+  ifPublished?: string;
+}
+
+/** Whether a subscription (`category.created`, `category.*`, `*.deleted`, `*`, `purge`) takes an event type. */
+export function subscribes(subscription: readonly string[], type: string): boolean {
+  const [record, action] = type.split('.');
+  return subscription.some((s) => {
+    if (s === '*' || s === type) return true;
+    const [r, a] = s.split('.');
+    return action !== undefined && a !== undefined && (r === '*' || r === record) && (a === '*' || a === action);
+  });
+}
+
+export { kindOf };
+
+const ACTIONS = { create: 'created', update: 'updated', delete: 'deleted', restore: 'restored' } as const;
+
+/**
+ * The record event of a successful Backoffice write, from its route alone: the action from the
+ * method, status and operationId (a 201 `created`, `…/restore`, DELETE, `deleteX` or `restoreX`
+ * actions, any other write an update of the record its path names), the kind from the path's
+ * collection (`/publisher/v2/media-blocks/:id` → `media_block`), the id from the answer's
+ * `data.id` (a create) or the path's last parameter.
+ */
+export function recordEventOf(write: {
+  method: string;
+  url: string;
+  operationId: string | undefined;
+  statusCode: number;
+  params: Record<string, string>;
+  answerId: string | undefined;
+}): { kind: string; action: string; id: string } | undefined {
+  const segments = write.url.split('/').filter(Boolean).slice(2);
+  const last = segments.at(-1) ?? '';
+  const paramNames = segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+  const pathId = paramNames.length > 0 ? write.params[paramNames.at(-1)!] : undefined;
+  const verb = /^(create|update|delete|restore)[A-Z]/.exec(write.operationId ?? '')?.[1] as keyof typeof ACTIONS | undefined;
+  let action: string;
+  if (write.method === 'DELETE') action = 'deleted';
+  else if (write.method === 'POST' && last === 'restore') action = 'restored';
+  else if (write.method === 'POST' && write.statusCode === 201) action = 'created';
+  else action = verb ? ACTIONS[verb] : 'updated';
+  const statics = segments.filter((s) => !s.startsWith(':'));
+  const lastParam = paramNames.at(-1);
+  // The collection of the record the path names: the static segment before its id's parameter.
+  const owner = lastParam ? segments[segments.indexOf(`:${lastParam}`) - 1] : undefined;
+  // A 201 without one record in its answer (a set added under a record) updates that record.
+  if (action === 'created' && !write.answerId) action = 'updated';
+  const id = action === 'created' ? write.answerId : pathId;
+  if (!id) return undefined;
+  const kind = kindOf((action === 'created' ? statics.at(-1) : owner) ?? statics.at(-1) ?? '');
+  return { kind, action, id };
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The Backoffice's event hooks: `onSend` keeps a successful create's answer id, `onResponse`
+ * (after the answer has left) emits the record's event and its purge. A replayed idempotent
+ * answer emits nothing (the first one did); webhooks' own routes emit nothing. Emitting never
+ * fails nor slows a request: its errors are logged.
+ */
+export function webhookEventHooks(emit: (mediaId: string, events: WebhookEvent[]) => Promise<void>, logger: FastifyBaseLogger) {
+  const answerIds = new WeakMap<FastifyRequest, string>();
+  const isWrite = (req: FastifyRequest, reply: FastifyReply) =>
+    WRITES.has(req.method) &&
+    reply.statusCode >= 200 &&
+    reply.statusCode < 300 &&
+    req.principal !== null &&
+    !req.routeOptions.url?.startsWith('/core/v2/webhooks') &&
+    reply.getHeader('idempotent-replayed') === undefined;
+  return {
+    onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (req.method === 'POST' && typeof payload === 'string' && isWrite(req, reply) && payload.startsWith('{"data":{')) {
+        const id = /^\{"data":\{"id":"([0-9a-f-]{36})"/.exec(payload)?.[1];
+        if (id) answerIds.set(req, id);
+      }
+      return payload;
+    },
+    onResponse: async (req: FastifyRequest, reply: FastifyReply) => {
+      if (!isWrite(req, reply) || !req.principal) return;
+      const event = recordEventOf({
+        method: req.method,
+        url: req.routeOptions.url ?? '',
+        operationId: req.routeOptions.config.operationId,
+        statusCode: reply.statusCode,
+        params: (req.params ?? {}) as Record<string, string>,
+        answerId: answerIds.get(req),
+      });
+      if (!event) return;
+      const data = { id: event.id, record: event.kind, operation_id: req.routeOptions.config.operationId ?? null };
+      // A write that sets a status (a content created or moved into one) publishes the record
+      // when that status is a published one; the service checks which it is.
+      const status = (req.body as { status_id?: unknown } | undefined)?.status_id;
+      emit(req.principal.mediaId, [
+        { type: `${event.kind}.${event.action}`, data },
+        ...(typeof status === 'string' && isUuid(status) && event.action !== 'deleted' ? [{ type: `${event.kind}.published`, data, ifPublished: status }] : []),
+        // The record's key, and its collection's: a list holding it (or now missing it) is stale too.
+        { type: 'purge', data: { surrogate_keys: [event.kind, `${event.kind}:${event.id}`] } },
+      ]).catch((err: unknown) =>
+        logger.warn({ err: { message: err instanceof Error ? err.message : String(err) }, reqId: req.id }, 'webhook events not queued'),
+      );
+    },
+  };
+}
