@@ -1,3 +1,5 @@
+import { executorOf } from '../db/request-transaction.js';
+
 /** A prepared statement as the repositories use it: run with named parameters. */
 export interface Prepared<Row> {
   execute(params: Record<string, unknown>): Promise<Row[]>;
@@ -15,19 +17,21 @@ export const rowsAsSelected = <Row>(statement: Prepared<Row>, params: Record<str
 /**
  * Hot queries are built once per executor and key instead of on every request (Drizzle
  * spends tens of microseconds building SQL; PostgreSQL then also plans a named statement
- * once per connection). Executors are held weakly, so a transaction's statements go with it.
+ * once per connection). Executors are held weakly, so a transaction's statements go with it
+ * (a request transaction's too: the `transactional` handle stands for the executor it runs on now).
  * `get` then `set` on a miss, so that a hit allocates nothing (not even a builder closure).
  */
 export class StatementCache {
   private readonly byExecutor = new WeakMap<object, Map<string, Prepared<unknown>>>();
 
   get<Row>(executor: object, key: string): Prepared<Row> | undefined {
-    return this.byExecutor.get(executor)?.get(key) as Prepared<Row> | undefined;
+    return this.byExecutor.get(executorOf(executor))?.get(key) as Prepared<Row> | undefined;
   }
 
   set<Row>(executor: object, key: string, statement: Prepared<Row>): Prepared<Row> {
-    let statements = this.byExecutor.get(executor);
-    if (!statements) this.byExecutor.set(executor, (statements = new Map()));
+    const on = executorOf(executor);
+    let statements = this.byExecutor.get(on);
+    if (!statements) this.byExecutor.set(on, (statements = new Map()));
     statements.set(key, statement as Prepared<unknown>);
     return statement;
   }

@@ -1,0 +1,84 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Db, Tx } from './client.js';
+
+/** A request's transaction while its handler runs; closed (`open` false) once the handler is done. */
+interface Store {
+  tx: Tx;
+  open: boolean;
+  /** Work to start once the transaction has committed (a queue's job for a row it wrote). */
+  afterCommit: Array<() => void>;
+}
+
+const storage = new AsyncLocalStorage<Store>();
+const bases = new WeakMap<object, Db>();
+
+/**
+ * The database handle every service holds: the plain database, except inside a request
+ * transaction (`inRequestTransaction`), where every call goes to that transaction and a
+ * `transaction()` becomes a savepoint of it. Work a handler leaves running after its
+ * transaction has ended finds the store closed and falls back to the plain database.
+ */
+export function transactional(base: Db): Db {
+  const proxy = new Proxy(base, {
+    get(target, prop) {
+      // The driver's client (pg-boss's adapter, health checks) is the connection's, never a transaction's.
+      if (prop === '$client') return Reflect.get(target, prop);
+      const store = storage.getStore();
+      const on: object = store?.open ? store.tx : target;
+      const value: unknown = Reflect.get(on, prop, on);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(on) : value;
+    },
+  });
+  bases.set(proxy, base);
+  return proxy;
+}
+
+/**
+ * What statements built on `executor` run on now: the request's transaction or the plain
+ * database behind a `transactional` handle; any other executor (a transaction a service
+ * opened) as it is. Caches of prepared statements key on it, so that none outlives its transaction.
+ */
+export function executorOf<T extends object>(executor: T): T {
+  const base = bases.get(executor);
+  if (!base) return executor;
+  const store = storage.getStore();
+  return (store?.open ? store.tx : base) as unknown as T;
+}
+
+/**
+ * Runs `work` in one database transaction that every call on the `transactional` handle joins:
+ * committed when it resolves, rolled back when it throws. Inside an open one, `work` just joins it.
+ */
+export async function inRequestTransaction<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  if (storage.getStore()?.open) return work();
+  const base = bases.get(db) ?? db;
+  let store: Store | undefined;
+  try {
+    const result = await base.transaction(async (tx) => {
+      const opened: Store = { tx: tx as unknown as Tx, open: true, afterCommit: [] };
+      store = opened;
+      try {
+        return await storage.run(opened, work);
+      } finally {
+        opened.open = false;
+      }
+    });
+    for (const start of (store as Store | undefined)?.afterCommit ?? []) start();
+    return result;
+  } finally {
+    if (store) store.open = false;
+  }
+}
+
+/**
+ * Defers `start` until the request transaction around the caller commits (dropped when it rolls
+ * back): false when there is none open, and the caller starts it now. A job queued for a row the
+ * transaction wrote must not run before the row is visible (nor, on PGlite's one connection,
+ * wait for the transaction that waits for it).
+ */
+export function afterCommit(start: () => void): boolean {
+  const store = storage.getStore();
+  if (!store?.open) return false;
+  store.afterCommit.push(start);
+  return true;
+}
