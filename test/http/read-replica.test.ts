@@ -1,0 +1,101 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, buildApp } from '../../src/app.js';
+import { type Database, createDatabase } from '../../src/db/client.js';
+import { isReplicaRoute } from '../../src/db/read-replica.js';
+import { type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
+import { type TestDatabase, createTestDatabase, testConfig } from '../setup/app.js';
+import { clientToken, readerClient, registerClient } from '../setup/reader.js';
+
+describe('which routes read the replica (DATABASE_READ_URL)', () => {
+  it('GET and HEAD of the Reader and Public trees, but not what a reader reads back of their own nor OAuth', () => {
+    expect(isReplicaRoute('GET', '/api/media/v1/categories')).toBe(true);
+    expect(isReplicaRoute(['GET', 'HEAD'], '/api/media/v1/contents/:id')).toBe(true);
+    expect(isReplicaRoute('GET', '/api/public/docs/v2/contents/:id')).toBe(true);
+    expect(isReplicaRoute('POST', '/api/media/v1/contents/search')).toBe(false);
+    expect(isReplicaRoute('GET', '/api/media/v1/accounts/me/favorites')).toBe(false);
+    expect(isReplicaRoute('GET', '/api/media/v1/oauth/userinfo')).toBe(false);
+    expect(isReplicaRoute('GET', '/api/media/v1/jwks')).toBe(false);
+    expect(isReplicaRoute('GET', '/api/public/messenger/v2/subscriptions/:id')).toBe(false);
+    expect(isReplicaRoute('GET', '/core/v2/categories')).toBe(false);
+  });
+});
+
+// The replica is the same database reached through a second pool (its own application_name):
+// what is counted is which pool each query took.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('DATABASE_READ_URL on PostgreSQL', () => {
+  let clone: TestDatabase;
+  let database: Database;
+  let app: App;
+  let media: SeededMedia;
+  let token: string;
+  let cloneName: string;
+  const taken = { primary: 0, replica: 0 };
+
+  beforeAll(async () => {
+    clone = await createTestDatabase();
+    const url = (clone.database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+    await clone.database.close();
+    cloneName = new URL(url).pathname.slice(1);
+    const readUrl = new URL(url);
+    readUrl.searchParams.set('application_name', 'mps-read-replica');
+    database = await createDatabase({ databaseUrl: url, readDatabaseUrl: readUrl.toString(), poolSize: 4 });
+    database.pool!.on('acquire', () => taken.primary++);
+    database.readPool!.on('acquire', () => taken.replica++);
+    app = await buildApp({ config: testConfig(), database });
+    await app.ready();
+    media = await seedMedia(app);
+    token = (await clientToken(app, await registerClient(app, media.keys.admin))).access_token;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await clone?.drop();
+  });
+
+  const counting = async (work: () => Promise<void>) => {
+    const before = { ...taken };
+    await work();
+    return { primary: taken.primary - before.primary, replica: taken.replica - before.replica };
+  };
+
+  it('Reader reads go to the read pool, through a connection of its own', async () => {
+    const category = await createCategory(client(app, media.keys.admin));
+    const seen = await counting(async () => {
+      const res = await readerClient(app, media.mediaId, token).get(`/api/media/v1/categories/${category.id}`);
+      expect(res.statusCode).toBe(200);
+      expect((res.json().data as { id: string }).id).toBe(category.id);
+    });
+    expect(seen.replica).toBeGreaterThan(0);
+
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where application_name = 'mps-read-replica' and datname = $1",
+        [cloneName],
+      );
+      expect(rows[0]!.n).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
+    }
+  });
+
+  it('writes, Backoffice reads and the auth before a Reader read stay on the primary', async () => {
+    const seen = await counting(async () => {
+      const api = client(app, media.keys.admin);
+      await createCategory(api);
+      expect((await api.get('/core/v2/categories')).statusCode).toBe(200);
+    });
+    expect(seen.replica).toBe(0);
+    expect(seen.primary).toBeGreaterThan(0);
+  });
+
+  it('a Reader write (a POST) stays on the primary', async () => {
+    const seen = await counting(async () => {
+      const res = await readerClient(app, media.mediaId, token).post('/api/media/v1/contents/search', { query: 'x' });
+      expect(res.statusCode).toBeLessThan(500);
+    });
+    expect(seen.replica).toBe(0);
+  });
+});
