@@ -50,11 +50,18 @@ export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schem
   // One compilation per schema: the error envelope is declared on every route, for several statuses.
   let serialize = compiled.get(schema);
   if (!serialize) {
-    const jsonSchema = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any', metadata: inline });
-    serialize = fastJson(forSerializer(jsonSchema) as Parameters<typeof fastJson>[0]);
+    const jsonSchema = JSON.stringify(forSerializer(z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any', metadata: inline })));
+    // Schemas built per route (`dataOf(x)`, a list of x) are new objects in every app, but the same
+    // JSON Schema: compiled once per process, which apps built one after another (tests) share.
+    serialize = byJsonSchema.get(jsonSchema);
+    if (!serialize) {
+      serialize = fastJson(JSON.parse(jsonSchema) as Parameters<typeof fastJson>[0]);
+      byJsonSchema.set(jsonSchema, serialize);
+    }
     compiled.set(schema, serialize);
   }
   return serialize;
 };
 
 const compiled = new WeakMap<z.ZodType, (data: unknown) => string>();
+const byJsonSchema = new Map<string, (data: unknown) => string>();
