@@ -104,7 +104,11 @@ export async function prepareMagazinesBench(options: {
     await docs.categorySummaries(mediaId, [...new Set(page.items.flatMap((r) => r.categories.map((c) => c.categoryId)))], view);
     await docs.templates.summaries(mediaId, [...new Set(page.items.map((r) => r.templateId))]);
   });
-  const publicCaptured = await captureQueries(options.driver, () => issues.publicSectionContents(ctx, sample, { limit: PAGE }));
+  // The Public tree finds the section's media (sectionMediaOf), then the route pages its contents.
+  const publicCaptured = await captureQueries(options.driver, async () => {
+    await issues.sectionMediaOf(sample);
+    await issues.publicSectionContents(ctx, sample, { limit: PAGE });
+  });
   const pages = [...readerCaptured, ...publicCaptured].filter((q) => /"listed"|as listed/i.test(q.text));
   if (pages.length !== 2) throw new Error(`expected one page statement per interface, captured: ${readerCaptured.map((q) => q.text.slice(0, 60)).join(' | ')}`);
   if (readerCaptured.length !== 4 || publicCaptured.length !== 2) {

@@ -20,6 +20,9 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { serializerCompiler } from './plugins/serializer.js';
+import { idempotencyStore } from './shared/http/idempotency.js';
+import { createCacheBus } from './shared/cache-bus.js';
+import { inReadScope, isReplicaRoute } from './db/read-replica.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { createLogger } from './logger.js';
 
@@ -91,8 +94,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return defaultJson(req, body as string, done);
   });
 
+  // REDIS_URL: a key revoked (a client, a provider, a media or file changed) on one instance is
+  // forgotten by every other at once, not when its cache entry expires.
+  const cacheBus = createCacheBus({ redis: deps.redis, logger });
   const services = await createServices({
     db: database.db,
+    cacheBus,
     logger,
     publicBaseUrl: config.publicBaseUrl,
     allowInsecureProviderUrls: config.oauthAllowInsecureProviders,
@@ -101,9 +108,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       uploads: { upload: config.uploadLimit, readerUpload: config.readerUploadLimit, readerPerMinute: config.readerUploadRateLimit },
       publicBaseUrl: config.publicBaseUrl,
     },
+    webhooks: { allowPrivate: config.webhookAllowPrivate, retryBaseMs: config.webhookRetryBaseMs },
+    auditRetentionDays: config.auditRetentionDays,
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, leaseSeconds: config.mailLeaseSeconds, ...(deps.mailTransport && { transport: deps.mailTransport }) },
   });
   app.decorate('services', services);
+  app.decorate('idempotencyKeys', idempotencyStore(database.db));
   app.decorate('routeTable', []);
   app.decorate('operationIds', new Set<string>());
   app.decorate('openapiTags', new Map<string, string>());
@@ -123,6 +133,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerPlugin, { operator: Boolean(config.operatorApiKey), publicBaseUrl: config.publicBaseUrl });
   await app.register(healthPlugin, { database });
 
+  // DATABASE_READ_URL: the handlers of the Reader and Public trees' published reads run in the
+  // read scope, where plain selects go to the replica (src/db/read-replica.ts).
+  if (database.readPool) {
+    app.addHook('onRoute', (route) => {
+      if (!isReplicaRoute(route.method, route.url)) return;
+      const handler = route.handler;
+      route.handler = function (this: unknown, req, reply) {
+        return inReadScope(() => handler.call(this as never, req, reply));
+      };
+    });
+  }
+
   const trees = { config, services, redis: deps.redis, authFailures: createAuthFailureThrottle(config.authFailureLimit, deps.redis) };
   await app.register(backofficeTree, trees);
   await app.register(readerTree, { ...trees, prefix: '/api/media/v1' });
@@ -132,10 +154,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (config.operatorApiKey) await app.register(operatorTree, { ...trees, operatorApiKey: config.operatorApiKey, prefix: '/operator/v1' });
 
   app.addHook('onClose', () => services.core.storage.close());
-  // The send queue works while the app is up: started once ready (when messages wait, else with the first one), stopped before the database closes.
-  app.addHook('onReady', () => services.messenger.start());
+  // The job queues (messenger's sends, webhook deliveries) work while the app is up: started once ready
+  // when work waits, else with the first job; stopped before the database closes, after the outbox's run.
+  app.addHook('onReady', () => services.jobs.ready());
   app.addHook('onClose', async () => {
     await services.messenger.stop();
+    await services.jobs.stop();
+    await cacheBus.close();
     await database.close();
   });
 

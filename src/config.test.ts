@@ -7,7 +7,7 @@ const VARIABLES = [
   'RATE_LIMIT_TOKEN', 'RATE_LIMIT_AUTH_FAILURES', 'BODY_LIMIT', 'SHUTDOWN_DELAY_MS', 'OAUTH_ALLOW_INSECURE_PROVIDERS',
   'CORS_ORIGINS', 'CORS_BACKOFFICE_ORIGINS', 'TRUST_PROXY',
   'METRICS_TOKEN', 'METRICS_PORT', 'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'OPERATOR_API_KEY', 'RATE_LIMIT_OPERATOR',
+  'OPERATOR_API_KEY', 'RATE_LIMIT_OPERATOR', 'DATABASE_READ_URL', 'AUDIT_RETENTION_DAYS',
 ];
 
 const failure = (env: Record<string, string>): ConfigError => {
@@ -54,6 +54,10 @@ describe('loadConfig', () => {
       smtpUrl: undefined,
       mailFrom: 'newsletter@localhost',
       mailLeaseSeconds: 60,
+      webhookAllowPrivate: false,
+      webhookRetryBaseMs: 30_000,
+      databaseReadUrl: undefined,
+      auditRetentionDays: 365,
     });
   });
 
@@ -90,6 +94,10 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtp://user:pw@mail:1025',
       MAIL_FROM: 'News <news@example.com>',
       MAIL_LEASE_SECONDS: '30',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_BASE_MS: '1000',
+      DATABASE_READ_URL: 'postgresql://reader:pw@replica:5432/mps',
+      AUDIT_RETENTION_DAYS: '90',
     });
     expect(config).toEqual({
       env: 'production',
@@ -123,6 +131,10 @@ describe('loadConfig', () => {
       smtpUrl: 'smtp://user:pw@mail:1025',
       mailFrom: 'News <news@example.com>',
       mailLeaseSeconds: 30,
+      webhookAllowPrivate: true,
+      webhookRetryBaseMs: 1000,
+      databaseReadUrl: 'postgresql://reader:pw@replica:5432/mps',
+      auditRetentionDays: 90,
     });
   });
 
@@ -141,6 +153,8 @@ describe('loadConfig', () => {
     ['PORT', '0'],
     ['DATABASE_URL', 'mysql://x'],
     ['DATABASE_URL', 'not a url'],
+    ['DATABASE_READ_URL', 'mysql://replica'],
+    ['AUDIT_RETENTION_DAYS', '0'],
     ['REDIS_URL', 'http://cache:6379'],
     ['PUBLIC_BASE_URL', 'ftp://example.com'],
     ['LOG_LEVEL', 'loud'],

@@ -90,6 +90,8 @@ const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: url(/^postgres(ql)?$/),
+  // A replica for the Reader and Public trees' reads (src/db/read-replica.ts); PostgreSQL only.
+  DATABASE_READ_URL: url(/^postgres(ql)?$/),
   DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: url(/^rediss?$/),
   PUBLIC_BASE_URL: url(/^https?$/),
@@ -134,6 +136,12 @@ const envSchema = z.object({
   SMTP_URL: url(/^smtps?$/),
   MAIL_FROM: z.string().min(3).max(300).regex(/@/, 'must be an e-mail address, optionally with a name: News <news@example.com>').default('newsletter@localhost'),
   MAIL_LEASE_SECONDS: positiveInt(60),
+  // Webhook targets on loopback or private addresses (development, tests); refused otherwise.
+  WEBHOOK_ALLOW_PRIVATE: flag,
+  // The first retry of a failed webhook delivery; each next one waits twice as long, for a day.
+  WEBHOOK_RETRY_BASE_MS: positiveInt(30_000),
+  // Audit log entries older than this many days are pruned daily.
+  AUDIT_RETENTION_DAYS: positiveInt(365),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -143,6 +151,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** DATABASE_READ_URL */
+  databaseReadUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
   publicBaseUrl: string | undefined;
@@ -187,6 +197,11 @@ export interface Config {
   mailFrom: string;
   /** How long a message being sent is held before another send run may retry it (after a crash). */
   mailLeaseSeconds: number;
+  /** Webhook targets may be plain http and point at loopback and private addresses (development, tests). */
+  webhookAllowPrivate: boolean;
+  /** Wait before a failed webhook delivery's first retry, doubled for each next one. */
+  webhookRetryBaseMs: number;
+  auditRetentionDays: number;
   /** S3-compatible storage, used instead of STORAGE_DIR when set. */
   s3:
     | {
@@ -212,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL) throw new ConfigError('Invalid configuration: DATABASE_READ_URL is set but DATABASE_URL is not');
   // One secret must not open both doors: the operator key is never a Backoffice key.
   if (e.OPERATOR_API_KEY && e.OPERATOR_API_KEY === e.BOOTSTRAP_API_KEY) {
     throw new ConfigError('Invalid configuration: OPERATOR_API_KEY must differ from BOOTSTRAP_API_KEY');
@@ -231,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
@@ -262,6 +279,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     mailLeaseSeconds: e.MAIL_LEASE_SECONDS,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -1,15 +1,17 @@
 import type { Logger } from 'pino';
 import type { Db, Executor } from './db/client.js';
+import { createJobRunner } from './db/job-queue.js';
 import { serviceSecret } from './db/secrets.js';
 import { createAdOpsServices } from './modules/ad-ops/index.js';
 import { type ProfileKind, createCommunityServices, liveProfileIds, publishedProfileLinks } from './modules/community/index.js';
-import { type AssetsOptions, createCoreServices } from './modules/core/index.js';
+import { type AssetsOptions, type WebhooksOptions, createCoreServices } from './modules/core/index.js';
 import { type MailTransport, createMessengerServices } from './modules/messenger/index.js';
 import { createDocsServices, feedContents, imageUrls, missingAssetImages, resolveAssetImages, liveContentIds, liveTemplateIds, publishedContentLinks } from './modules/docs/index.js';
 import { createMagazinesServices, issueExists } from './modules/magazines/index.js';
 import { createOAuthServices, issuerFor } from './modules/oauth/index.js';
 import { createPublisherServices } from './modules/publisher/index.js';
 import { createReaderhubServices } from './modules/readerhub/index.js';
+import { type CacheBus, createCacheBus } from './shared/cache-bus.js';
 import { Paginator } from './shared/paging.js';
 
 /** The composition root: every module's services, built once over one database. */
@@ -21,11 +23,20 @@ export async function createServices(deps: {
   allowInsecureProviderUrls?: boolean;
   /** Storage and upload limits (STORAGE_DIR or S3_*, UPLOAD_LIMIT…); the defaults when left out. */
   assets?: AssetsOptions;
+  /** WEBHOOK_ALLOW_PRIVATE, WEBHOOK_RETRY_BASE_MS; the defaults when left out. */
+  webhooks?: WebhooksOptions;
+  /** AUDIT_RETENTION_DAYS; the default when left out. */
+  auditRetentionDays?: number;
   /** SMTP_URL, MAIL_FROM, MAIL_LEASE_SECONDS; or a transport of the caller's (tests, bench). */
   mail?: { smtpUrl?: string | undefined; from: string; leaseSeconds: number; transport?: MailTransport };
+  /** Invalidation of access-deciding caches across instances (Redis); local only when left out. */
+  cacheBus?: CacheBus;
 }) {
+  const cacheBus = deps.cacheBus ?? createCacheBus();
   const pager = new Paginator(await serviceSecret(deps.db, 'cursor_hmac_key'));
-  const core = createCoreServices({ db: deps.db, pager, logger: deps.logger, ...(deps.assets && { assets: deps.assets }) });
+  // One pg-boss for every module's queue (messenger's sends, core's webhook deliveries).
+  const jobs = createJobRunner({ db: deps.db, logger: deps.logger });
+  const core = createCoreServices({ db: deps.db, pager, logger: deps.logger, jobs, cacheBus, ...(deps.assets && { assets: deps.assets }), ...(deps.webhooks && { webhooks: deps.webhooks }), ...(deps.auditRetentionDays && { auditRetentionDays: deps.auditRetentionDays }) });
   // Content authors must be people of the media: community's public lookup, so docs never reads community's tables.
   const missingPeople = async (db: Executor, mediaId: string, ids: string[]) => {
     const live = await liveProfileIds(db, mediaId, 'people', ids);
@@ -68,6 +79,8 @@ export async function createServices(deps: {
   });
   return {
     pager,
+    jobs,
+    cacheBus,
     core,
     docs,
     magazines: createMagazinesServices({ db: deps.db, pager, core, docs, publicBaseUrl: deps.publicBaseUrl }),
@@ -77,6 +90,7 @@ export async function createServices(deps: {
       pager,
       issuer: issuerFor(deps.publicBaseUrl),
       allowInsecureProviderUrls: deps.allowInsecureProviderUrls ?? false,
+      cacheBus,
     }),
     publisher,
     readerhub: createReaderhubServices({
@@ -90,6 +104,7 @@ export async function createServices(deps: {
       db: deps.db,
       pager,
       logger: deps.logger,
+      jobs,
       core: {
         assertLocales: core.tenancy.assertLocales,
         defaultLocaleOf: async (mediaId) => (await core.tenancy.findCachedMedia(mediaId))?.defaultLocale ?? 'en',

@@ -56,10 +56,11 @@ async function main() {
   ]);
   const database = await createDatabase({
     databaseUrl: config.databaseUrl,
+    readDatabaseUrl: config.databaseReadUrl,
     dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
     logger,
   });
-  logger.info({ database: database.kind, ms: elapsed() }, 'database open');
+  logger.info({ database: database.kind, read_replica: Boolean(database.readPool), ms: elapsed() }, 'database open');
   // Instances starting together migrate one after the other.
   const applied = await withStartupLock(database, () => migrate(database));
   logger.info({ applied, ms: elapsed() }, `migrations applied: ${applied}`);

@@ -8,6 +8,8 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { SEARCH_SESSION_SETTINGS } from '../shared/search.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { routeReads } from './read-replica.js';
+import { transactional } from './request-transaction.js';
 
 /** The database as the modules see it: the same API on PostgreSQL and PGlite. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -20,12 +22,16 @@ export interface Database {
   kind: 'postgres' | 'pglite';
   /** The pool behind `db` on PostgreSQL, for the benchmark floor and health checks. */
   pool?: pg.Pool;
+  /** DATABASE_READ_URL's pool: the Reader and Public trees' published reads (src/db/read-replica.ts). */
+  readPool?: pg.Pool;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
+  /** A replica of `databaseUrl` for the Reader and Public trees' reads (PostgreSQL only). */
+  readDatabaseUrl?: string | undefined;
   /** Directory for PGlite's files; omitted means in memory. */
   dataDir?: string | undefined;
   poolSize?: number;
@@ -40,15 +46,21 @@ export const pgliteExtensions = { pg_trgm };
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = createPool(options.databaseUrl, options.poolSize ?? 10, options.logger);
-    const db = drizzlePg(pool) as unknown as Db;
+    const readPool = options.readDatabaseUrl ? createPool(options.readDatabaseUrl, options.poolSize ?? 10, options.logger) : undefined;
+    if (readPool) routeReads(pool, readPool);
+    const db = transactional(drizzlePg(pool) as unknown as Db);
     return {
       db,
       kind: 'postgres',
       pool,
+      ...(readPool && { readPool }),
       ping: async () => {
         await pool.query('select 1');
       },
-      close: () => closePool(pool, options.logger),
+      close: async () => {
+        await closePool(pool, options.logger);
+        if (readPool) await closePool(readPool, options.logger);
+      },
     };
   }
 
@@ -68,7 +80,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     lock?.release();
     throw err;
   }
-  const db = drizzlePglite(client) as unknown as Db;
+  const db = transactional(drizzlePglite(client) as unknown as Db);
   return {
     db,
     kind: 'pglite',

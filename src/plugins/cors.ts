@@ -10,6 +10,7 @@ export const CORS_EXPOSED_HEADERS = [
   'RateLimit',
   'Retry-After',
   'ETag',
+  'Idempotent-Replayed',
   'Link',
   'Deprecation',
   'Sunset',

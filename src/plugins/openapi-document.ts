@@ -27,6 +27,14 @@ export const RESPONSE_HEADERS = {
   Link: { description: 'The operation that replaces this one: `<path>; rel="successor-version"`', schema: { type: 'string' } },
   ETag: { description: 'The version of the representation, for `If-None-Match`', schema: { type: 'string' } },
   'Cache-Control': { description: 'How long shared caches and browsers may keep the answer', schema: { type: 'string' } },
+  'Surrogate-Key': {
+    description: 'The records this answer holds (`content:<id>`, an assoc\'s `category:<id>`) and, for a list, its collection (`content`), space-separated: the keys a CDN purges when a webhook `purge` event names them',
+    schema: { type: 'string' },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when this answer is the stored one of an earlier request with the same `Idempotency-Key`, replayed',
+    schema: { type: 'string', enum: ['true'] },
+  },
 } as const;
 export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { z } from 'zod';
+import type { AnyRouteDef } from '../shared/http/route.js';
 import type { Permission } from '../shared/permissions.js';
 
 export type InterfaceName = 'backoffice' | 'reader' | 'public' | 'operator' | 'delivery';
@@ -24,6 +25,8 @@ export interface RouteEntry {
   schema: FastifySchema | undefined;
   /** Public routes: the path of the Reader operation that replaces it. */
   successor: string | undefined;
+  /** The declaration made with `route()`, when it was (a twin in another tree reuses it). */
+  def: AnyRouteDef | undefined;
 }
 
 declare module 'fastify' {
@@ -57,6 +60,7 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
       ownErrorFormat: route.config?.errorFormat !== undefined,
       schema: route.schema,
       successor: route.config?.successor,
+      def: route.config?.routeDef,
     });
   }
 }

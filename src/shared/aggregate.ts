@@ -2,6 +2,7 @@ import { type Column, type InferSelectModel, type SQL, getTableColumns, getTable
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
 import { AppError, uniqueOr } from './errors.js';
+import { precondition, preconditionFailed } from './http/conditional.js';
 import { type Keyset, type Page, type Paginator, newestFirst } from './paging.js';
 import { type Prepared, StatementCache, rowsAsSelected } from './prepared.js';
 import type { PagingQuery } from './schemas.js';
@@ -319,6 +320,17 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
 
   const ownedBy = (id: string, ownerId: string) => sql`${rootId} = ${id} and ${options.owner} = ${ownerId}`;
 
+  const rootUpdated = rootColumns.updatedAt;
+  /** A conditional write's check of the record, locked: 412 when its updated_at moved since the If-Match matched. */
+  const checkPrecondition = async (tx: Executor, id: string, ownerId: string) => {
+    const expected = precondition.getStore();
+    if (!expected || expected.id !== id || !rootUpdated) return;
+    const rows = rowsOf(
+      await tx.execute(sql`select ${rootUpdated} = ${expected.updatedAt}::timestamptz as same from ${root} where ${ownedBy(id, ownerId)} for update`),
+    );
+    if (rows[0] && rows[0].same !== true) throw preconditionFailed();
+  };
+
   return {
     root,
     parts: options.parts,
@@ -338,6 +350,30 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     async find(db: Executor, id: string, ownerId: string, view?: V): Promise<Row | undefined> {
       const [row] = await rowsAsSelected(lookup(db, 'find', view), { id, owner: ownerId });
       return row as Row | undefined;
+    },
+
+    /**
+     * Whose live record `id` is (in a view, when named), or undefined: the tenant of a record a
+     * Public path addresses without naming its media. A prepared primary-key lookup.
+     */
+    async ownerOf(db: Executor, id: string, view?: V): Promise<string | undefined> {
+      const name = `${rootName}_owner_${view ?? 'live'}`;
+      let statement = statements.get<{ owner: string }>(db, name);
+      if (!statement) {
+        const narrower = view ? options.views![view] : undefined;
+        statement = statements.set(
+          db,
+          name,
+          db
+            .select({ owner: sql<string>`${options.owner}`.as('owner') })
+            .from(root as PgTable)
+            .where(sql`${rootId} = ${sql.placeholder('id')} and ${live}${narrower ? sql` and ${narrower}` : sql``}`)
+            .limit(1)
+            .prepare(name) as unknown as Prepared<{ owner: string }>,
+        );
+      }
+      const [row] = await rowsAsSelected(statement, { id });
+      return row?.owner;
     },
 
     /**
@@ -408,12 +444,18 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
       );
     },
 
-    /** Locks the live record for the rest of the transaction; false when there is none. */
+    /**
+     * Locks the live record for the rest of the transaction; false when there is none. A write
+     * under If-Match (shared/http/conditional.ts `precondition`) is a 412 when the locked record
+     * is no longer the version that was checked.
+     */
     async lock(tx: Executor, id: string, ownerId: string): Promise<boolean> {
       const rows = await tx.execute(
         sql`select 1 from ${root} where ${ownedBy(id, ownerId)}${rootDeleted ? sql` and ${rootDeleted} is null` : sql``} for update`,
       );
-      return rowsOf(rows).length > 0;
+      if (rowsOf(rows).length === 0) return false;
+      await checkPrecondition(tx, id, ownerId);
+      return true;
     },
 
     /**
@@ -508,6 +550,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     /** Soft-deletes the live record and its whole live tree with one stamp; false when there is none. */
     async softDelete(tx: Executor, id: string, ownerId: string): Promise<boolean> {
       if (!rootDeleted) throw new Error(`${rootName} has no deleted_at`);
+      await checkPrecondition(tx, id, ownerId);
       const stamped = rowsOf(
         await tx.execute(
           sql`update ${root} set ${sql.identifier(rootDeleted.name)} = now() where ${ownedBy(id, ownerId)} and ${rootDeleted} is null

@@ -49,12 +49,17 @@ export function columnsOf(fields: Record<string, unknown>, skip: ReadonlySet<str
 
 /** A row (and its parts) on the wire: property names in snake_case, the tenancy column left out. */
 export function wireOf(row: unknown): unknown {
-  if (Array.isArray(row)) return row.map(wireOf);
   if (typeof row !== 'object' || row === null) return row;
+  if (Array.isArray(row)) {
+    const out = new Array<unknown>(row.length);
+    for (let i = 0; i < row.length; i++) out[i] = wireOf(row[i]);
+    return out;
+  }
+  // A hot path of every record read (a menu is a few hundred nested objects): no entries arrays.
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
+  for (const key in row) {
     if (key === 'mediaId') continue;
-    out[snake(key)] = wireOf(value);
+    out[snake(key)] = wireOf((row as Record<string, unknown>)[key]);
   }
   return out;
 }
@@ -191,15 +196,22 @@ export function recordService<R extends PgTable, P extends PartDefs, V extends s
 
     get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
 
-    /** A page of what a view lets through (readers' records), in the list's order, with a caller's filter. */
-    listIn: (ctx: RequestContext, query: PagingQuery, view: V, filter?: PageFilter): Promise<Page<Row>> =>
+    /** A page of what a view lets through (readers' records; every live one without a view), in the list's order, with a caller's filter. */
+    listIn: (ctx: RequestContext, query: PagingQuery, view: V | undefined, filter?: PageFilter): Promise<Page<Row>> =>
       agg.page(pager, db, ctx.mediaId, query, {
-        view,
+        ...(view && { view }),
         ...(spec.order && { order: spec.order, orderName: spec.orderName ?? 'order' }),
         ...(filter && { filter }),
       }),
 
     getIn: (ctx: RequestContext, id: string, view: V) => load(db, ctx.mediaId, id, view),
+
+    /** The media of the live record (in a view, when named): one prepared statement; the record's 404 when there is none. */
+    async mediaOf(id: string, view?: V): Promise<string> {
+      const owner = await agg.ownerOf(db, id, view);
+      if (owner === undefined) throw spec.notFound();
+      return owner;
+    },
 
     /** The record with this natural key (`key`) in a view, else 404. */
     async getBy(ctx: RequestContext, filter: PageFilter, view?: V): Promise<Row> {
@@ -311,10 +323,12 @@ export function recordSchemas<F extends z.ZodRawShape, I extends z.ZodRawShape, 
 
 /** A record as readers see it: its fields, the entry of the asked language as `localized`, meta.locales. */
 export function readerRecordOf(row: object, view: { locale: string | undefined; fallback: string }) {
-  const { locales, deleted_at: _deleted, ...rest } = wireOf(row) as Record<string, unknown> & { locales?: Array<{ locale: string; deleted_at?: unknown }> };
+  // The language is picked first, so that only the served entry (of several, each with its parts) is mapped.
+  const { locales, ...others } = row as Record<string, unknown> & { locales?: Array<{ locale: string }> };
+  const { deleted_at: _deleted, ...rest } = wireOf(others) as Record<string, unknown>;
   if (!locales) return { ...rest, meta: { locales: { current: null, available: [] } } };
   const { entry, meta } = pickLocale(locales, view.locale, view.fallback);
-  const localized = entry ? (({ deleted_at: _d, ...fields }) => fields)(entry) : null;
+  const localized = entry ? (({ deleted_at: _d, ...fields }) => fields)(wireOf(entry) as Record<string, unknown>) : null;
   return { ...rest, localized, meta: { locales: meta } };
 }
 

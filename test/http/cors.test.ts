@@ -11,7 +11,7 @@ import { clientToken, registerClient } from '../setup/reader.js';
 const FRONT_END = 'https://reader.example';
 const DEV_SERVER = 'http://localhost:5173';
 const ADMIN = 'https://admin.example';
-const EXPOSED = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, ETag, Link, Deprecation, Sunset, x-request-id';
+const EXPOSED = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, ETag, Idempotent-Replayed, Link, Deprecation, Sunset, x-request-id';
 
 let ctx: TestContext;
 let media: SeededMedia;

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { Services } from '../../container.js';
 import { adOpsBackofficeRoutes } from '../../modules/ad-ops/index.js';
 import { communityBackofficeRoutes } from '../../modules/community/index.js';
-import { coreBackofficeRoutes } from '../../modules/core/index.js';
+import { coreBackofficeRoutes, webhookEventHooks } from '../../modules/core/index.js';
 import { docsBackofficeRoutes } from '../../modules/docs/index.js';
 import { magazinesBackofficeRoutes } from '../../modules/magazines/index.js';
 import { messengerBackofficeRoutes } from '../../modules/messenger/index.js';
@@ -16,6 +16,7 @@ import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
+import { validators } from '../../shared/http/conditional.js';
 import { documentRoute } from '../../shared/http/route.js';
 
 export interface TreeOptions {
@@ -37,9 +38,21 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
     }
     documentRoute(app, route, [401, 403, 429]);
     route.schema = { ...route.schema, security: [{ apiKey: [] }] };
+    // Every answer with a record or a list carries its ETag (conditional.ts `validators`).
+    const read = route.method === 'GET';
+    // Each write runs in one transaction with its audit entry (core/audit/audit.writes.ts).
+    const write = route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH' || route.method === 'DELETE';
+    route.config = { ...route.config, ...(write && { around: services.core.auditedWrites }), responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', ...(read ? (['Cache-Control'] as const) : [])] };
     recordRoutes(app, 'backoffice', route);
   });
   app.addHook('onRequest', apiKeyAuth(services.core.apiKeys.authenticate, authFailures));
+  // A strong ETag on every record and list answer, 304 to a matching If-None-Match; a key's
+  // reads may be kept by its own client but revalidated each time.
+  app.addHook('onSend', validators((req) => (req.method === 'GET' || req.method === 'HEAD' ? 'private, no-cache' : undefined)));
+  // Each successful write emits its record event and purge to the media's webhooks, once the answer has left.
+  const events = webhookEventHooks(services.core.webhooks.emit, app.log);
+  app.addHook('onSend', events.onSend);
+  app.addHook('onResponse', events.onResponse);
   await applyRateLimit(app, {
     max: config.rateLimit.backoffice,
     keyGenerator: (req) => (req.principal ? `key:${req.principal.keyId}` : `ip:${req.ip}`),

@@ -14,7 +14,9 @@ import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { readerAuth } from '../../plugins/reader-auth.js';
 import { recordRoutes } from '../../plugins/route-table.js';
+import { validators } from '../../shared/http/conditional.js';
 import { type ErrorStatus, documentRoute } from '../../shared/http/route.js';
+import { surrogateKeyHook, surrogateKindOf } from '../../shared/http/surrogate.js';
 import type { TreeOptions } from '../backoffice/index.js';
 
 const mediaId = uuid.describe('The media this request is about');
@@ -48,17 +50,28 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     if (!anonymous) errors.push(401, 403);
     // The media header: 400 when missing or malformed, 404 when unknown.
     if (!mediaOptional) errors.push(400, 404);
+    // Documents the media header (readerAuth has already checked it by the time this validates);
+    // documentRoute adds the Idempotency-Key to it.
+    const headers = route.schema?.headers ?? (mediaOptional || mediaFromQuery ? optionalMediaHeader : mediaHeader);
+    route.schema = { ...route.schema, headers };
     documentRoute(app, route, errors);
     const security = route.schema?.security ?? (anonymous ? [] : [{ bearer: [scope!] }]);
-    // Documents the media header (readerAuth has already checked it by the time this validates).
-    const headers = route.schema?.headers ?? (mediaOptional || mediaFromQuery ? optionalMediaHeader : mediaHeader);
-    route.schema = { ...route.schema, security, headers };
+    route.schema = { ...route.schema, security };
+    if (route.method === 'GET') {
+      const surrogateKind = surrogateKindOf(route.url);
+      route.config = {
+        ...route.config,
+        ...(surrogateKind && { surrogateKind }),
+        responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', 'Cache-Control', ...(surrogateKind ? (['Surrogate-Key'] as const) : [])],
+      };
+    }
     // Routes open without a token count per IP at the anonymous rate, unless they set their own.
     if (anonymous && !route.config?.rateLimit) {
       route.config = { ...route.config, rateLimit: { max: config.rateLimit.anonymous } };
     }
     recordRoutes(app, 'reader', route);
   });
+  app.addHook('preSerialization', surrogateKeyHook);
   app.addHook('onRequest', (req, _reply, done) => {
     req.linkOrigin = config.publicBaseUrl ?? `${req.protocol}://${req.host}`;
     done();
@@ -70,6 +83,21 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
       verify: services.oauth.verifier.verify,
       failures: authFailures,
       errors: bearerErrors,
+    }),
+  );
+  // A strong ETag on every answer with a body and 304 to a matching If-None-Match; published
+  // data may be cached a minute (and served stale while revalidating), a reader's own never.
+  app.addHook(
+    'onSend',
+    validators((req, reply) => {
+      const read = req.method === 'GET' || req.method === 'HEAD';
+      if (!read || (reply.statusCode >= 300 && reply.statusCode !== 304)) return 'no-store';
+      const { scope, readerRequired } = req.routeOptions.config;
+      if (readerRequired || scope?.startsWith('account:') || req.bearer?.kind === 'reader') return 'private, no-store';
+      // The media comes from a header: a shared cache keeps one answer per media.
+      const vary = reply.getHeader('vary');
+      reply.header('vary', vary ? `${String(vary)}, x-service-media-id` : 'x-service-media-id');
+      return 'public, max-age=60, stale-while-revalidate=300';
     }),
   );
   await applyRateLimit(app, {

@@ -10,6 +10,10 @@ export const adOpsTags = {
   placements: { name: 'Ad-ops: Placements', description: 'Where an ad runs: on the whole media or on one magazine issue, optionally at a position.' },
   creatives: { name: 'Ad-ops: Creatives', description: 'What an ad shows: an uploaded image or sanitized HTML, and where a click leads.' },
   adCategories: { name: 'Ad-ops: Ad categories', description: 'The categories ads are sold in.' },
+  public: {
+    name: 'Public: Ad-ops (deprecated)',
+    description: 'Active advertisers and running ads drawn at random, for legacy sites: use the Reader random ads instead.',
+  },
   readerAds: {
     name: 'Reader: Ads',
     description: 'Running ads drawn at random, weighted by priority, each with one of its creatives. Nothing is tracked.',

@@ -8,6 +8,7 @@ import { advertisersBackofficeRoutes } from './advertisers/advertisers.backoffic
 import { createAdvertisersRepository } from './advertisers/advertisers.repository.js';
 import { createAdvertisersService } from './advertisers/advertisers.service.js';
 import { adsBackofficeRoutes } from './ads/ads.backoffice.routes.js';
+import { adOpsPublicRoutes as publicRoutes } from './ad-ops.public.routes.js';
 import { adsReaderRoutes } from './ads/ads.reader.routes.js';
 import { adAggregate, createAdsRepository } from './ads/ads.repository.js';
 import { createAdsService } from './ads/ads.service.js';
@@ -67,6 +68,11 @@ export const adOpsBackofficeRoutes: FastifyPluginAsyncZod<{ adOps: AdOpsServices
   await app.register(placementsBackofficeRoutes, { placements: adOps.placements });
   await app.register(creativesBackofficeRoutes, { creatives: adOps.creatives, toCreative: adOps.toCreative, uploadLimit: adOps.uploadLimit });
   await app.register(adCategoriesBackofficeRoutes, { adCategories: adOps.adCategories });
+};
+
+/** Ad-ops' deprecated Public routes under /api/public. */
+export const adOpsPublicRoutes: FastifyPluginAsyncZod<{ adOps: AdOpsServices }> = async (app, { adOps }) => {
+  await app.register(publicRoutes, { advertisers: adOps.advertisers });
 };
 
 /** Ad-ops' Reader routes under /api/media/v1. */

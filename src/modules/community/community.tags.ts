@@ -18,4 +18,8 @@ export const communityTags = {
   readerOrganizations: { name: 'Reader: Organizations', description: 'Published organizations.' },
   readerPeople: { name: 'Reader: People', description: 'Published people and the people search.' },
   readerProjects: { name: 'Reader: Projects', description: 'Published projects.' },
+  public: {
+    name: 'Public: Community',
+    description: 'Deprecated: the profile types and published events, organizations, people and projects of a media, and the announcements, distributions and webpages of an organization; use the Reader operations.',
+  },
 } satisfies Record<string, Tag>;

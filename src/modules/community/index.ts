@@ -14,6 +14,7 @@ import { profileTypesReaderRoutes } from './profile-types/profile-types.reader.r
 import { readerProfileTypeSchema } from './profile-types/profile-types.schemas.js';
 import { createProfileTypesService } from './profile-types/profile-types.service.js';
 import { profilesBackofficeRoutes } from './profiles/profiles.backoffice.routes.js';
+import { profilesPublicRoutes } from './profiles/profiles.public.routes.js';
 import type { KindDef } from './profiles/profiles.kind.js';
 import type { ProfileKind } from './profiles/profiles.kinds.js';
 import { profileMappers } from './profiles/profiles.mappers.js';
@@ -85,4 +86,9 @@ export const communityReaderRoutes: FastifyPluginAsyncZod<{ community: Community
     categorySchema: readerCategorySchema,
     profileTypeSchema: readerProfileTypeSchema,
   });
+};
+
+/** Community's deprecated Public routes under /api/public/community/v2: profile types and the published profiles of each kind. */
+export const communityPublicRoutes: FastifyPluginAsyncZod<{ community: CommunityServices }> = async (app, { community }) => {
+  await app.register(profilesPublicRoutes, { profiles: community.profiles, kinds: Object.values(KINDS) });
 };

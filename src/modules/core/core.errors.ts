@@ -23,6 +23,10 @@ export const coreErrors = {
   imageTooLarge: (width: number, height: number, max: number) =>
     new AppError(413, 'image_too_large', `the image is ${width} x ${height} pixels; at most ${max / 1_000_000} megapixels are accepted`),
   invalidImage: () => errors.unprocessable('invalid_image', 'the image could not be decoded: it is truncated or corrupt'),
+  webhookNotFound: () => errors.notFound('webhook_not_found', 'webhook not found'),
+  webhookDeliveryNotFound: () => errors.notFound('webhook_delivery_not_found', 'webhook delivery not found'),
+  webhookConflict: () => errors.conflict('webhook_conflict', 'the webhook changed at the same time; retry'),
+  unsafeWebhookUrl: (reason: string) => errors.badRequest('unsafe_webhook_url', `url ${reason}`, [{ path: 'url', message: reason }]),
   transformsBusy: () =>
     new AppError(503, 'transforms_busy', 'too many images are being resized right now; retry shortly', undefined, { 'retry-after': '1' }),
 };

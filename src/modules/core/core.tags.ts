@@ -13,6 +13,11 @@ export const coreTags = {
     name: 'Core: Asset images',
     description: 'Image records over an uploaded file: name, crop gravity, credit and caption per language; soft delete and restore.',
   },
+  webhooks: {
+    name: 'Core: Webhooks',
+    description: "The media's outgoing webhooks: record events and cache purges, signed (Standard Webhooks), retried for a day, each try logged.",
+  },
+  audit: { name: 'Core: Audit log', description: "Every Backoffice write of the media, in the write's own transaction: who, what and which fields." },
   readerMedia: { name: 'Reader: Media', description: 'The media named by x-service-media-id.' },
   readerCategories: { name: 'Reader: Categories', description: 'Live, not archived categories, in the asked language.' },
   readerReferences: { name: 'Reader: References', description: "Resolve an external system's id to one of our records." },

@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
+import type { JobRunner } from '../../db/job-queue.js';
+import type { CacheBus } from '../../shared/cache-bus.js';
 import type { Paginator } from '../../shared/paging.js';
+import { auditBackofficeRoutes } from './audit/audit.backoffice.routes.js';
+import { createAuditService } from './audit/audit.service.js';
+import { auditedWrites } from './audit/audit.writes.js';
 import { apiKeysBackofficeRoutes } from './api-keys/api-keys.backoffice.routes.js';
 import { assetsBackofficeRoutes } from './assets/assets.backoffice.routes.js';
 import { type DeliveryRoutesOptions, assetsDeliveryRoutes } from './assets/assets.delivery.routes.js';
@@ -20,8 +25,12 @@ import { referencesPublicRoutes } from './references/references.public.routes.js
 import { referencesReaderRoutes } from './references/references.reader.routes.js';
 import { referencesRepository } from './references/references.repository.js';
 import { createReferencesService } from './references/references.service.js';
+import { webhooksBackofficeRoutes } from './webhooks/webhooks.backoffice.routes.js';
+import { webhookEventHooks } from './webhooks/webhooks.events.js';
+import { DEFAULT_WEBHOOKS_OPTIONS, type WebhooksOptions, createWebhooksService } from './webhooks/webhooks.service.js';
 import { tenancyBackofficeRoutes } from './tenancy/tenancy.backoffice.routes.js';
 import { tenancyReaderRoutes } from './tenancy/tenancy.reader.routes.js';
+import { tenancyPublicRoutes } from './tenancy/tenancy.public.routes.js';
 import { createTenancyRepository } from './tenancy/tenancy.repository.js';
 import { createTenancyService } from './tenancy/tenancy.service.js';
 
@@ -29,12 +38,26 @@ export { DEFAULT_STATUSES } from './tenancy/tenancy.service.js';
 export { generateKey } from './api-keys/api-keys.service.js';
 export { coreTags } from './core.tags.js';
 export type { AssetsOptions } from './assets/assets.module.js';
+export type { WebhooksOptions } from './webhooks/webhooks.service.js';
+export { webhookEventHooks };
 
-export function createCoreServices(deps: { db: Db; pager: Paginator; logger: Logger; assets?: AssetsOptions }) {
-  const { db, pager, logger } = deps;
-  const tenancy = createTenancyService({ db, repo: createTenancyRepository(pager) });
-  const apiKeys = createApiKeysService({ db, repo: createApiKeysRepository(pager), logger });
-  const { assets, delivery: assetDelivery, storage } = createAssetServices({ db, pager, logger, tenancy, options: deps.assets ?? DEFAULT_ASSETS_OPTIONS });
+export function createCoreServices(deps: {
+  db: Db;
+  pager: Paginator;
+  logger: Logger;
+  jobs: JobRunner;
+  /** Where the caches that decide access are invalidated across instances. */
+  cacheBus: CacheBus;
+  assets?: AssetsOptions;
+  webhooks?: WebhooksOptions;
+  /** AUDIT_RETENTION_DAYS; 365 when left out. */
+  auditRetentionDays?: number;
+}) {
+  const { db, pager, logger, cacheBus } = deps;
+  const tenancy = createTenancyService({ db, repo: createTenancyRepository(pager), cacheBus });
+  const apiKeys = createApiKeysService({ db, repo: createApiKeysRepository(pager), logger, cacheBus });
+  const { assets, delivery: assetDelivery, storage } = createAssetServices({ db, pager, logger, tenancy, cacheBus, options: deps.assets ?? DEFAULT_ASSETS_OPTIONS });
+  const audit = createAuditService({ db, pager, jobs: deps.jobs, retentionDays: deps.auditRetentionDays ?? 365 });
   return {
     tenancy,
     apiKeys,
@@ -43,6 +66,10 @@ export function createCoreServices(deps: { db: Db; pager: Paginator; logger: Log
     references: createReferencesService({ db, repo: referencesRepository }),
     assets,
     assetDelivery,
+    audit,
+    /** The Backoffice's writes: one transaction each, with their audit entry (route config `around`). */
+    auditedWrites: auditedWrites(db, audit),
+    webhooks: createWebhooksService({ db, pager, jobs: deps.jobs, options: deps.webhooks ?? DEFAULT_WEBHOOKS_OPTIONS }),
     /** Where uploaded files live; closed with the app. */
     storage,
   };
@@ -57,6 +84,8 @@ export const coreBackofficeRoutes: FastifyPluginAsyncZod<{ core: CoreServices }>
   await app.register(categoriesBackofficeRoutes, { categories: core.categories });
   await app.register(referencesBackofficeRoutes, { references: core.references });
   await app.register(assetsBackofficeRoutes, { assets: core.assets });
+  await app.register(webhooksBackofficeRoutes, { webhooks: core.webhooks });
+  await app.register(auditBackofficeRoutes, { audit: core.audit });
 };
 
 /** The operator's routes under /operator/v1 (registered only when OPERATOR_API_KEY is set). */
@@ -81,6 +110,7 @@ export const coreDeliveryRoutes: FastifyPluginAsyncZod<{ core: CoreServices } & 
 };
 
 /** Core's deprecated Public routes under /api/public. */
-export const corePublicRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> = async (app, { core }) => {
-  await app.register(referencesPublicRoutes, { references: core.references, tenancy: core.tenancy });
+export const corePublicRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> = async (app) => {
+  await app.register(tenancyPublicRoutes);
+  await app.register(referencesPublicRoutes);
 };

@@ -20,4 +20,5 @@ export const docsTags = {
     name: 'Reader: Contents',
     description: 'Published contents in one language, their search, and question results and votes.',
   },
+  public: { name: 'Public: Docs (deprecated)', description: 'Deprecated anonymous reads; each names its Reader successor.' },
 } satisfies Record<string, Tag>;

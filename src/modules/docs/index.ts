@@ -12,10 +12,12 @@ import { createContentTypesService } from './content-types/content-types.service
 import { imageUrls } from './contents/contents.assets.js';
 import { contentsBackofficeRoutes } from './contents/contents.backoffice.routes.js';
 import { contentMappers } from './contents/contents.mappers.js';
+import { contentsPublicRoutes } from './contents/contents.public.routes.js';
 import { contentsReaderRoutes, readerContentsListing } from './contents/contents.reader.routes.js';
 import { createContentsRepository } from './contents/contents.repository.js';
 import { createContentsService } from './contents/contents.service.js';
 import { templatesBackofficeRoutes } from './templates/templates.backoffice.routes.js';
+import { templatesPublicRoutes } from './templates/templates.public.routes.js';
 import { createTemplatesRepository } from './templates/templates.repository.js';
 import { createTemplatesService } from './templates/templates.service.js';
 
@@ -91,4 +93,10 @@ export const docsReaderRoutes: FastifyPluginAsyncZod<{ docs: DocsServices }> = a
     assocs: { categories: docs.categorySummaries, templates: docs.templates.summaries },
     categorySchema: readerCategorySchema,
   });
+};
+
+/** Docs' deprecated Public routes under /api/public/docs/v2. */
+export const docsPublicRoutes: FastifyPluginAsyncZod<{ docs: DocsServices }> = async (app, { docs }) => {
+  await app.register(contentsPublicRoutes, { contents: docs.contents });
+  await app.register(templatesPublicRoutes, { templates: docs.templates });
 };

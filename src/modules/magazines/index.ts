@@ -63,5 +63,5 @@ export const magazinesReaderRoutes: FastifyPluginAsyncZod<{ magazines: Magazines
 
 /** Magazines' deprecated Public routes under /api/public (the docs group, as spec 2.16's links say). */
 export const magazinesPublicRoutes: FastifyPluginAsyncZod<{ magazines: MagazinesServices }> = async (app, { magazines }) => {
-  await app.register(issuesPublicRoutes, { issues: magazines.issues, contentMappers: magazines.docs.mappers, tenancy: magazines.tenancy });
+  await app.register(issuesPublicRoutes, { issues: magazines.issues, contentMappers: magazines.docs.mappers });
 };

@@ -6,6 +6,7 @@ import type { Paginator } from '../../shared/paging.js';
 import { mailEventsBackofficeRoutes } from './mail-events/mail-events.backoffice.routes.js';
 import { createMailEventsService } from './mail-events/mail-events.service.js';
 import { type MailTransport, smtpTransport } from './mailer/mail-transport.js';
+import { messengerPublicRoutes as publicRoutes } from './messenger.public.routes.js';
 import { mailerReaderRoutes } from './mailer/mailer.reader.routes.js';
 import { createMailerService } from './mailer/mailer.service.js';
 import { mailingListsBackofficeRoutes } from './mailing-lists/mailing-lists.backoffice.routes.js';
@@ -21,6 +22,7 @@ import { outboxBackofficeRoutes } from './outbox/outbox.backoffice.routes.js';
 import { outboxMappers } from './outbox/outbox.mappers.js';
 import { createOutboxRepository } from './outbox/outbox.repository.js';
 import { createOutboxService } from './outbox/outbox.service.js';
+import type { JobRunner } from '../../db/job-queue.js';
 import { createSendQueue } from './queue/send-queue.js';
 import { subscriptionsBackofficeRoutes } from './subscriptions/subscriptions.backoffice.routes.js';
 import { subscriptionsReaderRoutes } from './subscriptions/subscriptions.reader.routes.js';
@@ -33,6 +35,8 @@ export interface MessengerOptions {
   db: Db;
   pager: Paginator;
   logger: Logger;
+  /** The app's job runner: the send queue is one of its queues. */
+  jobs: JobRunner;
   core: MessengerCore & { defaultLocaleOf: (mediaId: string) => Promise<string> };
   /** docs' rendering of a published content. */
   publishedContent: (mediaId: string, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
@@ -77,7 +81,7 @@ export async function createMessengerServices(options: MessengerOptions) {
       };
     },
   });
-  const queue = createSendQueue({ db, logger, run: outbox.run, hasPending: outbox.hasPending });
+  const queue = createSendQueue({ jobs: options.jobs, run: outbox.run, hasPending: outbox.hasPending });
   // The messages are committed before the kick: a kick that fails (the queue cannot start now) is
   // logged, and the next kick or start-up sends them.
   const kick = () => queue.kick().catch((err: unknown) => logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'send queue kick failed'));
@@ -98,13 +102,8 @@ export async function createMessengerServices(options: MessengerOptions) {
     mappers: outboxMappers(domain),
     tokens,
     queue,
-    /** The app's onReady: the send queue starts when messages wait, else with the first one queued. */
-    start: () => queue.ready(),
-    /** Stops claiming, finishes the batch in flight, stops the queue (the app's onClose, before the database closes). */
-    async stop() {
-      await outbox.stop();
-      await queue.stop();
-    },
+    /** Stops claiming and finishes the batch in flight (the app's onClose, before the job runner stops). */
+    stop: () => outbox.stop(),
   };
 }
 
@@ -117,6 +116,11 @@ export const messengerBackofficeRoutes: FastifyPluginAsyncZod<{ messenger: Messe
   await app.register(newslettersBackofficeRoutes, { newsletters: messenger.newsletters });
   await app.register(outboxBackofficeRoutes, { outbox: messenger.outbox, mappers: messenger.mappers });
   await app.register(mailEventsBackofficeRoutes, { mailEvents: messenger.mailEvents, sunset });
+};
+
+/** Messenger's deprecated Public routes under /api/public. */
+export const messengerPublicRoutes: FastifyPluginAsyncZod<{ messenger: MessengerServices }> = async (app, { messenger }) => {
+  await app.register(publicRoutes, { subscriptions: messenger.subscriptions });
 };
 
 /** Messenger's Reader routes under /api/media/v1: newsletter and mailer. */

@@ -23,5 +23,9 @@ export const messengerTags = {
     name: 'Reader: Newsletter',
     description: 'Public mailing lists, subscribing with double opt-in, confirming, unsubscribing in one click (RFC 8058).',
   },
+  public: {
+    name: 'Public: Messenger (deprecated)',
+    description: 'Mailing lists and the state of a subscription, for legacy sites: use the Reader newsletter operations instead.',
+  },
   readerMailer: { name: 'Reader: Mailer', description: "One message from one of the media's templates, to at most 10 recipients." },
 } satisfies Record<string, Tag>;

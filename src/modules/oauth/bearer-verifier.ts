@@ -1,5 +1,6 @@
 import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { type CacheBus, createCacheBus } from '../../shared/cache-bus.js';
 import { sha256 } from '../../shared/ids.js';
 import { type ReaderPrincipal, type Scope, isScope } from '../../shared/scopes.js';
 import type { ClientsService } from './clients.service.js';
@@ -31,11 +32,18 @@ export function createBearerVerifier(deps: {
   keys: SigningKeysService;
   clients: ClientsService;
   providers: ProvidersService;
+  /** Where a revoked client or changed providers are forgotten across instances; local when left out. */
+  cacheBus?: CacheBus;
 }) {
   const { issuer, keys, clients, providers } = deps;
   const providerCache = new LRUCache<string, OAuthProviderRow[]>({ max: 1000, ttl: 10_000 });
   const jwksCache = new LRUCache<string, JWTVerifyGetKey>({ max: 1000, ttl: 3_600_000 });
   const clientCache = new LRUCache<string, boolean>({ max: 10_000, ttl: 10_000 });
+  // Every instance forgets a changed provider list or a revoked client at once (REDIS_URL); the
+  // verified tokens and userinfo answers below are checked against both on every hit.
+  const bus = deps.cacheBus ?? createCacheBus();
+  const forgetProviders = bus.channel('oauth-providers', providerCache);
+  const forgetClient = bus.channel('oauth-clients', clientCache);
   // Opaque tokens: a positive answer is kept a minute, a refusal a few seconds.
   const userinfoCache = new LRUCache<string, ReaderPrincipal | false>({ max: 10_000, ttl: 60_000 });
   // A JWT whose signature and claims checked out stays valid until its exp: verifying the
@@ -200,9 +208,9 @@ export function createBearerVerifier(deps: {
     },
 
     /** Forget cached providers of a media (they changed). */
-    providersChanged: (mediaId: string) => providerCache.delete(mediaId),
+    providersChanged: (mediaId: string) => forgetProviders(mediaId),
     /** Forget a client's cached liveness (it was revoked). */
-    clientChanged: (clientId: string) => clientCache.delete(clientId),
+    clientChanged: (clientId: string) => forgetClient(clientId),
   };
 }
 

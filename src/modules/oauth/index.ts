@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.js';
+import type { CacheBus } from '../../shared/cache-bus.js';
 import type { Paginator } from '../../shared/paging.js';
 import { createBearerVerifier } from './bearer-verifier.js';
 import { createClientsService } from './clients.service.js';
@@ -20,10 +21,11 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const issuerFor = (publicBaseUrl: string | undefined) =>
   publicBaseUrl ? `${publicBaseUrl}/api/media/v1` : 'urn:media-publishing-service';
 
-export function createOAuthServices(deps: { db: Db; pager: Paginator; issuer: string; allowInsecureProviderUrls?: boolean }) {
-  const { db, pager, issuer } = deps;
+export function createOAuthServices(deps: { db: Db; pager: Paginator; issuer: string; allowInsecureProviderUrls?: boolean; cacheBus?: CacheBus }) {
+  const { db, pager, issuer, cacheBus } = deps;
   const repo = createOAuthRepository(pager);
-  // The verifier caches providers and client liveness; changes made here reach it at once.
+  // The verifier caches providers and client liveness; changes made here reach it at once, and
+  // other instances' through the cache bus.
   const late: { verifier?: ReturnType<typeof createBearerVerifier> } = {};
   const clients = createClientsService({ db, repo, onRevoke: (id) => late.verifier?.clientChanged(id) });
   const providers = createProvidersService({
@@ -32,8 +34,8 @@ export function createOAuthServices(deps: { db: Db; pager: Paginator; issuer: st
     onChange: (mediaId) => late.verifier?.providersChanged(mediaId),
     allowInsecureUrls: deps.allowInsecureProviderUrls ?? false,
   });
-  const keys = createSigningKeysService({ db, repo, accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS });
-  const verifier = createBearerVerifier({ issuer, keys, clients, providers });
+  const keys = createSigningKeysService({ db, repo, accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS, cacheBus });
+  const verifier = createBearerVerifier({ issuer, keys, clients, providers, cacheBus });
   late.verifier = verifier;
   const tokens = createTokensService({
     db,

@@ -70,6 +70,8 @@ export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackoffi
     access: { permission: 'admin:write' },
     body: oauthClientCreateBody,
     response: { 201: dataOf(createdOAuthClientSchema) },
+    // The answer carries a secret shown once: a stored replay would keep it at rest (only its hash is kept).
+    idempotent: false,
     handler: async (ctx, { body }) => {
       const { row, secret } = await clients.create(ctx, body);
       return one({ ...toOAuthClient(row), secret });

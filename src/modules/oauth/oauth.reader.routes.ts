@@ -71,6 +71,8 @@ export const oauthReaderRoutes: FastifyPluginAsyncZod<{ oauth: OAuthReaderDeps }
     consumes: ['application/x-www-form-urlencoded', 'application/json'],
     response: { 200: tokenResponseSchema },
     errorFormat: { schema: tokenErrorSchema, format: toTokenError },
+    // Every grant answers fresh tokens; a replayed answer would hand out a code's tokens twice.
+    idempotent: false,
     // invalid_client (401) comes from the client's own credentials, not from a bearer token;
     // 502 when the identity provider cannot be reached.
     errors: [401, 502],

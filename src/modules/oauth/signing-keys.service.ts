@@ -1,6 +1,7 @@
 import { type CryptoKey, type JWK, exportJWK, generateKeyPair, importJWK } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
+import { type CacheBus, createCacheBus } from '../../shared/cache-bus.js';
 import type { RequestContext } from '../../shared/http/route.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthSigningKeyRow } from './oauth.table.js';
@@ -19,10 +20,12 @@ interface LiveKeys {
  * Per-media ES256 keys. Rotation makes a new key the signer and keeps the old ones in the
  * JWKS (and accepted) until every token they signed has expired.
  */
-export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; accessTokenTtlSeconds: number }) {
+export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; accessTokenTtlSeconds: number; cacheBus?: CacheBus }) {
   const { db, repo, accessTokenTtlSeconds } = deps;
-  // Short-lived, so that a rotation done by another instance is seen within seconds.
+  // Short-lived, so that a rotation done by another instance is seen within seconds even without
+  // the cache bus (which tells them at once when REDIS_URL is set).
   const cache = new LRUCache<string, LiveKeys>({ max: 1000, ttl: 5_000 });
+  const forget = (deps.cacheBus ?? createCacheBus()).channel('signing-keys', cache);
 
   const load = async (rows: OAuthSigningKeyRow[]): Promise<LiveKeys> => {
     const verify = new Map<string, CryptoKey>();
@@ -83,7 +86,7 @@ export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; 
         await repo.retireOtherKeys(tx, mediaId, row.id, retireAt);
         return repo.liveSigningKeys(tx, mediaId);
       });
-      cache.delete(mediaId);
+      forget(mediaId);
       return rows;
     },
   };

@@ -15,6 +15,7 @@ import {
   collectionService,
 } from './publisher.collection.js';
 import { publicationsCollection } from './publications/publications.js';
+import { publisherCollectionsPublicRoutes } from './publisher.public.routes.js';
 import { releasesCollection } from './releases/releases.js';
 import { rssFeedsCollection } from './rss-feeds/rss-feeds.js';
 import { feedsReaderRoutes } from './sitemaps/feeds.routes.js';
@@ -79,10 +80,11 @@ export const publisherReaderRoutes: FastifyPluginAsyncZod<{ publisher: Publisher
   for (const [name, c] of Object.entries(COLLECTIONS)) collectionReaderRoutes(app, c, publisher[name as CollectionName]);
 };
 
-/** Publisher's deprecated Public routes under /api/public: a menu by key. */
-export const publisherPublicRoutes: FastifyPluginAsyncZod<{
-  publisher: PublisherServices;
-  cachedMedia: (mediaId: string) => Promise<{ id: string; defaultLocale: string }>;
-}> = async (app, { publisher, cachedMedia }) => {
-  await app.register(menusPublicRoutes, { menus: publisher.menus, cachedMedia });
+/** Publisher's deprecated Public routes under /api/public: a menu by key, the collections' records, RSS feeds, an organization's records. */
+export const publisherPublicRoutes: FastifyPluginAsyncZod<{ publisher: PublisherServices; organizationMedia: (id: string) => Promise<string> }> = async (
+  app,
+  { publisher, organizationMedia },
+) => {
+  await app.register(menusPublicRoutes, { menus: publisher.menus });
+  await app.register(publisherCollectionsPublicRoutes, { collections: publisher, organizationMedia });
 };

@@ -5,6 +5,8 @@ import type { z } from 'zod';
 import type { KeyPrincipal, Permission } from '../permissions.js';
 import type { ErrorFormat } from '../errors.js';
 import { errorBody } from '../schemas.js';
+import type { ResponseHeader } from '../../plugins/openapi-document.js';
+import { idempotencyHooks, withIdempotencyKey } from './idempotency.js';
 import type { ReaderPrincipal, Scope } from '../scopes.js';
 
 export type ZodApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -85,13 +87,22 @@ export interface RouteDef<P extends Schema | undefined, Q extends Schema | undef
   /** Errors in another standard's shape than the envelope (the token endpoint's RFC 6749 errors). */
   errorFormat?: ErrorFormat & { schema: Schema };
   /**
+   * Takes an `Idempotency-Key` (shared/http/idempotency.ts): true by default for a POST (a create,
+   * an upload, an action); false where a replay makes no sense (the token endpoint, single-use links).
+   */
+  idempotent?: boolean;
+  /**
    * The work: parse nothing, call one service method with the context, map, return the body.
    * Answer another declared status with `reply.status(...)`.
    */
   handler: (ctx: RequestContext, input: RouteInput<P, Q, B>, reply: FastifyReply) => Promise<Body<R> | FastifyReply | void>;
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503;
+/** A declaration whatever its schemas, as the route table keeps it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRouteDef = RouteDef<any, any, any, any>;
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 502 | 503;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -101,6 +112,13 @@ declare module 'fastify' {
     errors?: ErrorStatus[];
     /** The route's own error shape; the error handler and documentRoute use it instead of the envelope. */
     errorFormat?: ErrorFormat;
+    /** The declaration the route was made from, for another interface's twin of it (a Public operation serving a Reader one). */
+    routeDef?: AnyRouteDef;
+    /**
+     * What the handler's work runs inside, set by a tree for its writes (the Backoffice's request
+     * transaction and audit row): it gets the work and answers what the work answers.
+     */
+    around?: (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>) => Promise<unknown>;
   }
   interface FastifyInstance {
     /** Tags with their descriptions, collected from the routes for the OpenAPI document. */
@@ -127,7 +145,10 @@ export function route<
 >(app: FastifyInstance | ZodApp, def: RouteDef<P, Q, B, R>): void {
   const statuses = Object.keys(def.response).map(Number) as SuccessStatus[];
   const status = statuses[0] ?? 200;
+  const idempotent = def.idempotent ?? def.method === 'POST';
   app.openapiTags.set(def.tag.name, def.tag.description);
+  const routeErrors: ErrorStatus[] = [...(def.errors ?? []), ...(idempotent ? ([400, 409, 422] as const) : [])];
+  const config = def.config as { responseHeaders?: ResponseHeader[] } | undefined;
   const options: RouteOptions = {
     method: def.method,
     url: def.url,
@@ -135,7 +156,9 @@ export function route<
       ...def.config,
       ...def.access,
       operationId: def.operationId,
-      ...(def.errors && { errors: def.errors }),
+      routeDef: def as unknown as AnyRouteDef,
+      ...(routeErrors.length > 0 && { errors: [...new Set(routeErrors)] }),
+      ...(idempotent && { idempotent, responseHeaders: [...(config?.responseHeaders ?? []), 'Idempotent-Replayed' as const] }),
       ...(def.errorFormat && { errorFormat: def.errorFormat }),
     },
     schema: {
@@ -157,13 +180,15 @@ export function route<
     handler: async (req, reply) => {
       reply.status(status);
       const input = { params: req.params, query: req.query, body: req.body } as RouteInput<P, Q, B>;
-      const result = await def.handler(contextOf(req), input, reply);
+      const work = () => def.handler(contextOf(req), input, reply);
+      const around = req.routeOptions.config.around;
+      const result = around ? await around(req, reply, work) : await work();
       if (result === reply) return reply;
       if (reply.statusCode === 204) return reply.send();
       return result;
     },
   };
-  (app as FastifyInstance).route(options);
+  (app as FastifyInstance).route(idempotent ? { ...options, ...idempotencyHooks(options) } : options);
 }
 
 const streamedBody: NonNullable<RouteOptions['validatorCompiler']> = (schema) =>
@@ -195,6 +220,7 @@ export function documentRoute(app: FastifyInstance, route: RouteOptions, always:
   if (schema.querystring) statuses.add(400);
   if (schema.body) [400, 413, 415].forEach((s) => statuses.add(s as ErrorStatus));
   for (const status of route.config?.errors ?? []) statuses.add(status);
+  if (route.config?.idempotent) schema.headers = withIdempotencyKey(schema.headers);
   const response = { ...schema.response };
   const errorSchema = route.config?.errorFormat?.schema ?? errorBody;
   for (const status of [...statuses].sort((a, b) => a - b)) response[status] ??= errorSchema;

@@ -8,6 +8,8 @@ import { advertisers } from './advertisers.table.js';
 
 export const advertiserAggregate = aggregate(advertisers, {
   owner: advertisers.mediaId,
+  /** Advertisers whose ads may run: what the Public interface lists. */
+  views: { active: sql`${advertisers.isActive}` },
   parts: {},
   conflict: adOpsErrors.advertiserNotFound,
 });
@@ -19,6 +21,8 @@ type Values = Pick<typeof advertisers.$inferInsert, 'name' | 'contactEmail' | 'w
 export function createAdvertisersRepository(pager: Paginator) {
   return {
     list: (db: Executor, mediaId: string, query: PagingQuery) => advertiserAggregate.page(pager, db, mediaId, query),
+
+    listActive: (db: Executor, mediaId: string, query: PagingQuery) => advertiserAggregate.page(pager, db, mediaId, query, { view: 'active' }),
 
     find: (db: Executor, mediaId: string, id: string) => advertiserAggregate.find(db, id, mediaId),
 

@@ -24,6 +24,9 @@ export function createAdvertisersService(deps: { db: Db; repo: AdvertisersReposi
   return {
     list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
 
+    /** The active advertisers (whose ads may run), newest first. */
+    listActive: (ctx: RequestContext, query: PagingQuery) => repo.listActive(db, ctx.mediaId, query),
+
     get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
 
     /** The advertiser exists in the media (404 otherwise): the check before writing its ads. */

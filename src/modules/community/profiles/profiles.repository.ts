@@ -100,7 +100,16 @@ export function createProfilesRepository(pager: Paginator, resolveImages: Images
   /** The whole profile: every part, blocks and schedules included. Writes, delete and restore go through it. */
   const tree = aggregate(profiles, { ...reading, parts: { categories, description, address, contact, locales, metadata, blocks, schedules } });
   /** The profile as the Backoffice and the Reader's by-id read serve it. */
-  const record = aggregate(profiles, { ...reading, name: 'profile_records', parts: { categories, description, address, contact, locales, metadata } });
+  // A published profile of each kind: the Public reads by id and an organization's lists take their media from it.
+  const publishedOfKind = Object.fromEntries(
+    (Object.keys(SINGULAR) as ProfileKind[]).map((k) => [`published_${k}`, sql`${profiles.kind} = ${sql.raw(`'${SINGULAR[k]}'`)} and ${publishedProfile}`]),
+  ) as Record<`published_${ProfileKind}`, SQL>;
+  const record = aggregate(profiles, {
+    ...reading,
+    views: { ...reading.views, ...publishedOfKind },
+    name: 'profile_records',
+    parts: { categories, description, address, contact, locales, metadata },
+  });
   /** The profile as Reader lists serve it (spec 2.3): no description blocks. */
   const summary = aggregate(profiles, { ...reading, name: 'profile_summaries', parts: { categories, contact, locales, metadata } });
 
@@ -134,6 +143,8 @@ export function createProfilesRepository(pager: Paginator, resolveImages: Images
 
     find: (db: Executor, mediaId: string, id: string, view?: 'published') => record.find(db, id, mediaId, view),
     findTree: (db: Executor, mediaId: string, id: string, view?: 'published') => tree.find(db, id, mediaId, view),
+    /** The media of a published profile of the kind, if any: one prepared statement per kind. */
+    mediaOf: (db: Executor, kind: ProfileKind, id: string) => record.ownerOf(db, id, `published_${kind}`),
     summaries: (db: Executor, mediaId: string, ids: string[]) => summary.findMany(db, ids, mediaId, 'published'),
 
     /** Published profiles of a kind, newest first, filtered by categories and profile types (any of each). */

@@ -378,6 +378,13 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
 
     getPublished: (ctx: RequestContext, kind: ProfileKind, id: string) => loadTree(db, ctx.mediaId, kind, id, 'published'),
 
+    /** The media of a published profile of the kind, in one prepared statement; the profile's 404 when there is none. */
+    async mediaOf(kind: ProfileKind, id: string): Promise<string> {
+      const owner = await repo.mediaOf(db, kind, id);
+      if (owner === undefined) throw communityErrors.profileNotFound();
+      return owner;
+    },
+
     publishedBlock: async (ctx: RequestContext, kind: ProfileKind, id: string, blockId: string) => (await blockOf(db, ctx.mediaId, kind, id, blockId, 'published')).block,
 
     /** Published profiles among ids, as Reader lists serve them (assocs). */

@@ -33,6 +33,8 @@ export const apiKeysBackofficeRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysSe
     tag: coreTags.apiKeys,
     access: { permission: 'admin:write' },
     body: apiKeyCreateBody,
+    // The answer carries a secret shown once: a stored replay would keep it at rest (only its hash is kept).
+    idempotent: false,
     response: { 201: dataOf(createdApiKeySchema) },
     handler: async (ctx, { body }) => {
       const { row, secret } = await apiKeys.create(ctx.mediaId, body);

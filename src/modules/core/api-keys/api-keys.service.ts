@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Db, Executor } from '../../../db/client.js';
+import { type CacheBus, createCacheBus } from '../../../shared/cache-bus.js';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../../shared/errors.js';
 import type { RequestContext } from '../../../shared/http/route.js';
 import { coreErrors } from '../core.errors.js';
@@ -13,8 +14,9 @@ import type { ApiKeyRow } from './api-keys.table.js';
 import { type KeyPrincipal, isRole } from '../../../shared/permissions.js';
 
 const KEY_PREFIX = 'mps_';
-// How long an accepted key is trusted without asking the database again. A revocation
-// through this instance takes effect at once; through another instance within this time.
+// How long an accepted key is trusted without asking the database again. A revocation takes
+// effect at once here and, through the cache bus (REDIS_URL), on other instances within moments;
+// without Redis, there within this time.
 const CACHE_TTL_MS = 10_000;
 // last_used_at is written at most this often per key, not on every request.
 const TOUCH_INTERVAL_MS = 60_000;
@@ -22,9 +24,10 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export const generateKey = (): string => `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 
-export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; logger: Logger }) {
+export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; logger: Logger; cacheBus?: CacheBus }) {
   const { db, repo, logger } = deps;
   const cache = new LRUCache<string, ApiKeyRow>({ max: 10_000, ttl: CACHE_TTL_MS });
+  const forget = (deps.cacheBus ?? createCacheBus()).channel('api-keys', cache);
 
   const touch = (row: ApiKeyRow, now: Date) => {
     if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
@@ -83,7 +86,7 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
      */
     async revokeNamedExcept(mediaId: string, name: string, keepId: string): Promise<ApiKeyRow[]> {
       const rows = await repo.revokeNamedExcept(db, mediaId, name, keepId);
-      for (const row of rows) cache.delete(row.keyHash);
+      for (const row of rows) forget(row.keyHash);
       return rows;
     },
 
@@ -98,7 +101,7 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
     async revoke(ctx: RequestContext, id: string): Promise<void> {
       const row = await repo.revoke(db, ctx.mediaId, id);
       if (!row) throw coreErrors.apiKeyNotFound();
-      cache.delete(row.keyHash);
+      forget(row.keyHash);
     },
 
     /** The operator's revoke: a key of whichever media owns it. */
@@ -106,7 +109,7 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
       const key = await repo.findAnyMedia(db, id);
       if (!key) throw coreErrors.apiKeyNotFound();
       const row = (await repo.revoke(db, key.mediaId, id))!;
-      cache.delete(row.keyHash);
+      forget(row.keyHash);
       return row;
     },
   };

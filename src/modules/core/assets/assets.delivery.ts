@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { type CacheBus, createCacheBus } from '../../../shared/cache-bus.js';
 import type { Logger } from 'pino';
 import type { Db } from '../../../db/client.js';
 import type { Limiter } from '../../../shared/limiter.js';
@@ -31,15 +32,16 @@ export interface DeliveryPlan {
 }
 
 // How long a lookup is trusted. This instance forgets a file at once when one of its image
-// records changes; other instances see a delete within this time.
+// records changes; other instances through the cache bus (REDIS_URL), else within this time.
 const LOOKUP_TTL_MS = 10_000;
 const MISS_TTL_MS = 2_000;
 
 const etagOf = (key: string) => `"${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`;
 
-export function createAssetDelivery(deps: { db: Db; repo: AssetsRepository; storage: Storage; limiter: Limiter; logger: Logger; publicBaseUrl?: string | undefined }) {
+export function createAssetDelivery(deps: { db: Db; repo: AssetsRepository; storage: Storage; limiter: Limiter; logger: Logger; publicBaseUrl?: string | undefined; cacheBus?: CacheBus }) {
   const { db, repo, storage, limiter, logger } = deps;
   const lookups = new LRUCache<string, DeliverableFile | false>({ max: 10_000, ttl: LOOKUP_TTL_MS });
+  const forgetLookup = (deps.cacheBus ?? createCacheBus()).channel('asset-files', lookups);
   // One render per variant however many requests ask for it at once.
   const rendering = new Map<string, Promise<Buffer>>();
 
@@ -65,7 +67,7 @@ export function createAssetDelivery(deps: { db: Db; repo: AssetsRepository; stor
 
     /** Drops what this instance knows of a file, after one of its image records changed. */
     forget(fileKey: string): void {
-      lookups.delete(fileKey);
+      forgetLookup(fileKey);
     },
 
     /** The file behind a key while a live image record uses it; 404 otherwise. */

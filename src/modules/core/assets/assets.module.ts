@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import type { Db } from '../../../db/client.js';
+import type { CacheBus } from '../../../shared/cache-bus.js';
 import { createLimiter } from '../../../shared/limiter.js';
 import type { Paginator } from '../../../shared/paging.js';
 import { coreErrors } from '../core.errors.js';
@@ -29,12 +30,12 @@ const RENDER_CONCURRENCY = Math.max(2, availableParallelism());
 const RENDER_QUEUE = 64;
 
 /** Storage, the upload and image-record service, and delivery: wired once. */
-export function createAssetServices(deps: { db: Db; pager: Paginator; logger: Logger; tenancy: TenancyService; options: AssetsOptions }) {
+export function createAssetServices(deps: { db: Db; pager: Paginator; logger: Logger; tenancy: TenancyService; options: AssetsOptions; cacheBus?: CacheBus }) {
   const { db, pager, logger, tenancy, options } = deps;
   const repo = createAssetsRepository(pager);
   const storage = createStorage(options.storage);
   const limiter = createLimiter({ concurrency: RENDER_CONCURRENCY, queue: RENDER_QUEUE, busy: coreErrors.transformsBusy });
-  const delivery = createAssetDelivery({ db, repo, storage, limiter, logger, publicBaseUrl: options.publicBaseUrl });
+  const delivery = createAssetDelivery({ db, repo, storage, limiter, logger, publicBaseUrl: options.publicBaseUrl, ...(deps.cacheBus && { cacheBus: deps.cacheBus }) });
   const assets = createAssetsService({ db, repo, storage, limiter, delivery, tenancy, uploads: options.uploads });
   return { assets, delivery, storage };
 }

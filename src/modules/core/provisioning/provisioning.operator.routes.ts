@@ -24,6 +24,8 @@ export const provisioningOperatorRoutes: FastifyPluginAsyncZod<{ provisioning: P
     tag,
     access,
     body: mediaCreateBody,
+    // The answer carries a secret shown once: a stored replay would keep it at rest (only its hash is kept).
+    idempotent: false,
     response: { 201: dataOf(provisionedMediaSchema) },
     handler: async (_ctx, { body }) => {
       const { media, adminKey } = await provisioning.createMedia({ name: body.name, locales: body.locales, defaultLocale: body.default_locale });
@@ -54,6 +56,8 @@ export const provisioningOperatorRoutes: FastifyPluginAsyncZod<{ provisioning: P
     access,
     params: idParams,
     body: apiKeyCreateBody,
+    // The answer carries a secret shown once: a stored replay would keep it at rest (only its hash is kept).
+    idempotent: false,
     response: { 201: dataOf(createdApiKeySchema) },
     handler: async (_ctx, { params, body }) => {
       const { row, secret } = await provisioning.createKey(params.id, body);

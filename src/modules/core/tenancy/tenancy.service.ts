@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { type CacheBus, createCacheBus } from '../../../shared/cache-bus.js';
 import type { Db, Executor } from '../../../db/client.js';
 import type { RequestContext } from '../../../shared/http/route.js';
 import { coreErrors } from '../core.errors.js';
@@ -20,11 +21,12 @@ export interface NewMedia {
   locales: string[];
 }
 
-export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) {
+export function createTenancyService(deps: { db: Db; repo: TenancyRepository; cacheBus?: CacheBus }) {
   const { db, repo } = deps;
 
   // Media rows change rarely and are read on every Reader request for locale defaults.
   const cache = new LRUCache<string, MediaRow>({ max: 10_000, ttl: 30_000 });
+  const forget = (deps.cacheBus ?? createCacheBus()).channel('media', cache);
 
   const loadMedia = async (mediaId: string): Promise<MediaRow> => {
     const row = await repo.findMedia(db, mediaId);
@@ -92,7 +94,7 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository }) 
       }
       const row = await repo.updateMedia(db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales });
       if (!row) throw coreErrors.mediaNotFound();
-      cache.delete(mediaId);
+      forget(mediaId);
       return row;
     },
 

@@ -1,3 +1,4 @@
+import { type FilterPart, namedFilter } from '../../../shared/filters.js';
 import { type SQL, and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, type PartDefs, aggregate, part } from '../../../shared/aggregate.js';
@@ -159,12 +160,9 @@ const hasCategory = (param: string, many: boolean) =>
   sql`exists (select 1 from ${contentCategories} where ${contentCategories.contentId} = ${contents.id}
     and ${contentCategories.categoryId} ${many ? sql`= any(${sql.placeholder(param)}::uuid[])` : sql`= ${sql.placeholder(param)}::uuid`})`;
 
-/**
- * A list filter as a prepared statement needs it: its SQL with placeholders, their values,
- * and a name telling its shape (which filters are on), so each shape is prepared once.
- */
+/** The Backoffice list's filter as a prepared statement needs it (`namedFilter`): each shape prepared once. */
 function backofficeFilter(f: BackofficeFilters) {
-  const parts: Array<[string, SQL, unknown]> = [];
+  const parts: FilterPart[] = [];
   if (f.workspaceId) parts.push(['w', sql`${contents.workspaceId} = ${sql.placeholder('f_w')}::uuid`, f.workspaceId]);
   if (f.statusId) parts.push(['s', sql`${contents.statusId} = ${sql.placeholder('f_s')}::uuid`, f.statusId]);
   if (f.templateId) parts.push(['t', sql`${contents.templateId} = ${sql.placeholder('f_t')}::uuid`, f.templateId]);
@@ -179,19 +177,11 @@ function backofficeFilter(f: BackofficeFilters) {
   }
   if (f.isArchived !== undefined) parts.push(['a', sql`${contents.isArchived} = ${sql.placeholder('f_a')}::boolean`, f.isArchived]);
   if (f.updatedSince) parts.push(['u', sql`${contents.updatedAt} >= ${sql.placeholder('f_u')}::timestamptz`, f.updatedSince.toISOString()]);
-  if (parts.length === 0) return undefined;
-  return {
-    name: parts.map(([n]) => n).join(''),
-    where: sql.join(
-      parts.map(([, s]) => s),
-      sql` and `,
-    ),
-    params: Object.fromEntries(parts.map(([n, , v]) => [`f_${n}`, v])),
-  };
+  return namedFilter(parts);
 }
 
 function readerFilter(f: ReaderFilters) {
-  const parts: Array<[string, SQL, unknown]> = [];
+  const parts: FilterPart[] = [];
   if (f.categoryIds?.length) parts.push(['c', hasCategory('f_c', true), f.categoryIds]);
   if (f.templateIds?.length) parts.push(['t', sql`${contents.templateId} = any(${sql.placeholder('f_t')}::uuid[])`, f.templateIds]);
   const params = Object.fromEntries(parts.map(([n, , v]) => [`f_${n}`, v]));
@@ -318,6 +308,9 @@ export function createContentsRepository(pager: Paginator) {
     find: (db: Executor, mediaId: string, id: string) => contentRecord.find(db, id, mediaId),
 
     findTree: (db: Executor, mediaId: string, id: string, view?: 'published') => contentAggregate.find(db, id, mediaId, view),
+
+    /** The media of a published content, whoever asks (a Public path names the content alone): one prepared lookup. */
+    publishedOwner: (db: Executor, id: string) => contentRecord.ownerOf(db, id, 'published'),
 
     async insert(db: Executor, values: typeof contents.$inferInsert): Promise<string> {
       const [row] = await db.insert(contents).values(values).returning({ id: contents.id });

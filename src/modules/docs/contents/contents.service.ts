@@ -442,6 +442,16 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       return row;
     },
 
+    /**
+     * The media of a published content (a Public path names the content alone), else the 404 its
+     * Reader read answers: content_not_found, or the caller's (a question's results answer question_not_found).
+     */
+    async mediaOf(id: string, notFound: () => Error = docsErrors.contentNotFound): Promise<string> {
+      const mediaId = await repo.publishedOwner(db, id);
+      if (!mediaId) throw notFound();
+      return mediaId;
+    },
+
     /** A content readers may see now, else 404 (a reader's favorite must point at one). */
     async assertPublished(mediaId: string, id: string): Promise<void> {
       if (!(await repo.isPublished(db, mediaId, id))) {

@@ -21,6 +21,9 @@ export function createTemplatesRepository(pager: Paginator) {
 
     find: (db: Executor, mediaId: string, id: string) => templateAggregate.find(db, id, mediaId),
 
+    /** The media of a live template, whoever asks (a Public path names the template alone): one prepared lookup. */
+    owner: (db: Executor, id: string) => templateAggregate.ownerOf(db, id),
+
     /** A template of the media, deleted or not: a content keeps following the rules of the one it has. */
     async findAny(db: Executor, mediaId: string, id: string): Promise<TemplateRow | undefined> {
       const [row] = await db

@@ -24,6 +24,13 @@ export function createTemplatesService(deps: { db: Db; repo: TemplatesRepository
 
     get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
 
+    /** The media of a live template (a Public path names the template alone), else 404 template_not_found. */
+    async mediaOf(id: string): Promise<string> {
+      const mediaId = await repo.owner(db, id);
+      if (!mediaId) throw docsErrors.templateNotFound();
+      return mediaId;
+    },
+
     /** The live template of the media, or undefined (contents check theirs). */
     find: (executor: Executor, mediaId: string, id: string) => repo.find(executor, mediaId, id),
 

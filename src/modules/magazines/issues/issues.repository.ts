@@ -4,7 +4,6 @@ import { type AggregateRow, type Computed, aggregate, part } from '../../../shar
 import type { ResolvedImage } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type Keyset, type Paginator, keyset } from '../../../shared/paging.js';
-import { StatementCache } from '../../../shared/prepared.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { resolveAssetImages } from '../../docs/index.js';
 import { magazinesErrors } from '../magazines.errors.js';
@@ -126,7 +125,6 @@ const SECTION_CONTENT_ORDER: Keyset<SectionContentRecord> = {
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 export function createIssuesRepository(pager: Paginator) {
-  const statements = new StatementCache();
   const byParam = (name: string, where: SQL, value: string) => ({ name, where, params: { [name]: value } });
   return {
     listIssues: (db: Executor, mediaId: string, workspaceId: string, query: PagingQuery) =>
@@ -165,23 +163,11 @@ export function createIssuesRepository(pager: Paginator) {
 
     findSection: (db: Executor, mediaId: string, id: string) => sectionRecord.find(db, id, mediaId),
 
-    /** The media of a live section, whoever asks (the Public interface names a section alone): a prepared lookup. */
-    async sectionMedia(db: Executor, id: string): Promise<string | undefined> {
-      let statement = statements.get<{ mediaId: string }>(db, 'sections_media');
-      if (!statement) {
-        statement = statements.set(
-          db,
-          'sections_media',
-          db
-            .select({ mediaId: sections.mediaId })
-            .from(sections)
-            .where(sql`${sections.id} = ${sql.placeholder('id')} and ${sections.deletedAt} is null`)
-            .prepare('sections_media'),
-        );
-      }
-      const [row] = await statement.execute({ id });
-      return row?.mediaId;
-    },
+    /** The media of a live issue, whoever asks (a Public path names the issue alone): one prepared lookup. */
+    issueMedia: (db: Executor, id: string) => issueRecord.ownerOf(db, id),
+
+    /** The media of a live section, whoever asks (a Public path names the section alone): one prepared lookup. */
+    sectionMedia: (db: Executor, id: string) => sectionRecord.ownerOf(db, id),
 
     async insertSection(db: Executor, values: typeof sections.$inferInsert): Promise<string> {
       const [row] = await uniqueOr(db.insert(sections).values(values).returning({ id: sections.id }), magazinesErrors.sectionKeyTaken);

@@ -315,12 +315,25 @@ export function createIssuesService(deps: {
       return listSection(ctx, sectionId, query);
     },
 
-    /** Public: the media of a live section (whoever asks), then its published contents: two statements. */
-    async publicSectionContents(ctx: RequestContext, sectionId: string, query: PagingQuery) {
-      const mediaId = await repo.sectionMedia(db, sectionId);
-      if (!mediaId) throw magazinesErrors.sectionNotFound();
-      return { mediaId, page: await listSection({ ...ctx, mediaId }, sectionId, query) };
+    /** The media of a live issue (a Public path names the issue alone), else 404 issue_not_found. */
+    async issueMediaOf(id: string): Promise<string> {
+      const mediaId = await repo.issueMedia(db, id);
+      if (!mediaId) throw magazinesErrors.issueNotFound();
+      return mediaId;
     },
+
+    /** The media of a live section (a Public path names the section alone), else 404 section_not_found. */
+    async sectionMediaOf(id: string): Promise<string> {
+      const mediaId = await repo.sectionMedia(db, id);
+      if (!mediaId) throw magazinesErrors.sectionNotFound();
+      return mediaId;
+    },
+
+    /**
+     * Public: the published contents of a live section of `ctx.mediaId`, the media the Public tree
+     * found from the section (sectionMediaOf), so no second section lookup: one statement.
+     */
+    publicSectionContents: (ctx: RequestContext, sectionId: string, query: PagingQuery) => listSection(ctx, sectionId, query),
 
     /** Published contents of the issue's sections matching `q`, docs' Reader search narrowed to the issue. */
     async searchIssue(ctx: RequestContext, issueId: string, query: ReaderSearchQuery, mediaLocales: readonly string[]) {

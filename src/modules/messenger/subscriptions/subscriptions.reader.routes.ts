@@ -46,6 +46,8 @@ export const subscriptionsReaderRoutes: FastifyPluginAsyncZod<{ subscriptions: S
     access: { anonymous: true, mediaOptional: true },
     body: tokenBody,
     response: { 200: dataOf(readerSubscriptionSchema) },
+    // The single-use token is its own idempotency key.
+    idempotent: false,
     handler: async (_ctx, { body }) => one(toReaderSubscription(await subscriptions.confirm(body.token))),
   });
 
@@ -62,6 +64,8 @@ export const subscriptionsReaderRoutes: FastifyPluginAsyncZod<{ subscriptions: S
     body: z.strictObject({ 'List-Unsubscribe': z.literal('One-Click').optional() }).nullish(),
     consumes: ['application/x-www-form-urlencoded', 'application/json'],
     response: { 200: dataOf(z.object({ status: z.literal('unsubscribed') }).meta({ id: 'UnsubscribeAnswer' })) },
+    // Idempotent by nature, posted by mail clients that send no key.
+    idempotent: false,
     handler: async (_ctx, { query }) => {
       await subscriptions.unsubscribeByToken(query.token);
       return one({ status: 'unsubscribed' as const });

@@ -63,6 +63,20 @@ export function createSubscriptionsService(deps: {
   };
 
   return {
+    /** A subscription of the media by id, else 404. */
+    get: async (ctx: RequestContext, id: string): Promise<SubscriptionRow> => {
+      const row = await repo.find(db, ctx.mediaId, id);
+      if (!row) throw messengerErrors.subscriptionNotFound();
+      return row;
+    },
+
+    /** The media of a subscription, else 404: the Public status read names no media. */
+    mediaOf: async (id: string): Promise<string> => {
+      const row = await repo.findById(db, id);
+      if (!row) throw messengerErrors.subscriptionNotFound();
+      return row.mediaId;
+    },
+
     listByList: async (ctx: RequestContext, listId: string, query: SubscriptionsQuery) => {
       await assertList(ctx.mediaId, listId);
       return repo.listByList(db, ctx.mediaId, listId, query, query.status);
