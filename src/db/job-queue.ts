@@ -15,24 +15,35 @@ interface PoolLike {
  * pg-boss's `db` adapter over the application's own database, so that the queue lives in the
  * same database on PostgreSQL (the app's pool) and on embedded PGlite (its one connection,
  * whose queries PGlite runs one after another). pg-boss sends its schema migrations as one
- * text of several statements without parameters: PGlite runs those with `exec`.
+ * text of several statements without parameters: PGlite runs those with `exec`. `settled`
+ * waits for the statements in flight: pg-boss marks a finished job complete or failed without
+ * awaiting it, so its stop can resolve with that statement still running.
  */
-export function bossDb(db: Db): PgBoss.Db {
+export function bossDb(db: Db): PgBoss.Db & { settled: () => Promise<void> } {
   const client = (db as unknown as { $client: PgliteLike | PoolLike }).$client;
-  if ('exec' in client) {
-    return {
-      async executeSql(text, values) {
-        if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
-        const results = await client.exec(text);
-        return { rows: results.at(-1)?.rows ?? [] };
-      },
-    };
-  }
+  const run =
+    'exec' in client
+      ? async (text: string, values?: unknown[]) => {
+          if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
+          const results = await client.exec(text);
+          return { rows: results.at(-1)?.rows ?? [] };
+        }
+      : async (text: string, values?: unknown[]) => {
+          const result = await client.query(text, values);
+          // Several statements in one text answer one result each; pg-boss reads the last.
+          return { rows: Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows };
+        };
+  const inFlight = new Set<Promise<unknown>>();
   return {
-    async executeSql(text, values) {
-      const result = await client.query(text, values);
-      // Several statements in one text answer one result each; pg-boss reads the last.
-      return { rows: Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows };
+    executeSql(text, values) {
+      const statement = run(text, values);
+      inFlight.add(statement);
+      const forget = () => inFlight.delete(statement);
+      statement.then(forget, forget);
+      return statement;
+    },
+    async settled() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
 }
@@ -62,12 +73,13 @@ export function createJobRunner(deps: { db: Db; logger: Logger }) {
   const defs = new Map<string, QueueDef<object>>();
   const workers = new Map<string, string>();
   let boss: PgBoss | undefined;
+  const adapter = bossDb(deps.db);
   let starting: Promise<void> | undefined;
   let stopped = false;
 
   const start = (): Promise<void> => {
     starting ??= (async () => {
-      const instance = new PgBoss({ db: bossDb(deps.db), schema: 'pgboss', archiveCompletedAfterSeconds: 3600, deleteAfterDays: 2 });
+      const instance = new PgBoss({ db: adapter, schema: 'pgboss', archiveCompletedAfterSeconds: 3600, deleteAfterDays: 2 });
       instance.on('error', (err: Error) => deps.logger.warn({ err: { message: err.message } }, 'job queue error'));
       await instance.start();
       boss = instance;
@@ -121,6 +133,7 @@ export function createJobRunner(deps: { db: Db; logger: Logger }) {
       stopped = true;
       await starting?.catch(() => undefined);
       await boss?.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
+      await adapter.settled();
     },
   };
 }
