@@ -320,15 +320,17 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
 
   const ownedBy = (id: string, ownerId: string) => sql`${rootId} = ${id} and ${options.owner} = ${ownerId}`;
 
-  const rootUpdated = rootColumns.updatedAt;
-  /** A conditional write's check of the record, locked: 412 when its updated_at moved since the If-Match matched. */
+  /**
+   * A conditional write's check (shared/http/conditional.ts `precondition`) once the addressed
+   * record is locked: 412 when its version is no longer the one If-Match named. Passed once, it
+   * holds for the transaction, which keeps the lock.
+   */
   const checkPrecondition = async (tx: Executor, id: string, ownerId: string) => {
     const expected = precondition.getStore();
-    if (!expected || expected.id !== id || !rootUpdated) return;
-    const rows = rowsOf(
-      await tx.execute(sql`select ${rootUpdated} = ${expected.updatedAt}::timestamptz as same from ${root} where ${ownedBy(id, ownerId)} for update`),
-    );
-    if (rows[0] && rows[0].same !== true) throw preconditionFailed();
+    if (!expected || expected.id !== id || expected.locked) return;
+    await tx.execute(sql`select 1 from ${root} where ${ownedBy(id, ownerId)} for update`);
+    if (!(await expected.check())) throw preconditionFailed();
+    expected.locked = true;
   };
 
   return {

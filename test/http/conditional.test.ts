@@ -5,7 +5,9 @@ import { systemContext } from '../../src/shared/http/route.js';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { expectError } from '../setup/expect.js';
 import { type Client, type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
+import { createBlock, createContent, docsFixture } from '../setup/docs.js';
 import { type JwksTestProvider, startJwksProvider } from '../setup/identity-providers.js';
+import { addSectionContent, createIssue, createIssueType, createSection } from '../setup/magazines.js';
 import { clientToken, readerClient, readersOf, registerClient, registerProvider } from '../setup/reader.js';
 
 let ctx: TestContext;
@@ -118,23 +120,27 @@ describe('optimistic locking (If-Match) on Backoffice writes', () => {
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 412, 412]);
   });
 
-  it('the write itself checks the version under the row lock: a change between the check and the lock is a 412', async () => {
-    // What a request sees when another write lands after its If-Match matched: the version it
-    // matched (updated_at) is no longer the locked row's, and the update and the delete refuse.
+  it('the write itself checks the version again under the row lock: a change between the check and the lock is a 412', async () => {
+    // What a request sees when another write lands after its If-Match matched: the check, run
+    // again once the record is locked, no longer matches, and the update and the delete refuse.
     const category = await createCategory(editor);
-    const matched = { id: category.id, updatedAt: category.updated_at };
-    await editor.patch(`/core/v2/categories/${category.id}`, { locales: [{ locale: 'en', name: `Meanwhile ${randomUUID().slice(0, 6)}` }] });
     const { categories } = ctx.app.services.core;
     const sys = systemContext(media.mediaId);
-    await expect(precondition.run(matched, () => categories.update(sys, category.id, { locales: [{ locale: 'en', name: 'Lost' }] }))).rejects.toMatchObject({
+    let checks = 0;
+    const stale = { id: category.id, check: async () => (checks++, false) };
+    await expect(precondition.run(stale, () => categories.update(sys, category.id, { locales: [{ locale: 'en', name: 'Lost' }] }))).rejects.toMatchObject({
       statusCode: 412,
       code: 'precondition_failed',
     });
-    await expect(precondition.run(matched, () => categories.remove(sys, category.id))).rejects.toMatchObject({ statusCode: 412 });
-    const current = (await editor.get(`/core/v2/categories/${category.id}`)).json().data;
-    expect(current.locales[0].name).toMatch(/^Meanwhile/);
-    // The version that is current passes.
-    await expect(precondition.run({ id: category.id, updatedAt: current.updated_at }, () => categories.remove(sys, category.id))).resolves.toBeUndefined();
+    await expect(precondition.run({ ...stale }, () => categories.remove(sys, category.id))).rejects.toMatchObject({ statusCode: 412 });
+    expect(checks).toBe(2);
+    expect((await editor.get(`/core/v2/categories/${category.id}`)).json().data.locales[0].name).toBe(category.locales[0]!.name);
+    // Another record's write is not this check's business; a version that is current passes, once.
+    const other = await createCategory(editor);
+    await expect(precondition.run({ ...stale }, () => categories.remove(sys, other.id))).resolves.toBeUndefined();
+    const current = { id: category.id, check: async () => (checks++, true) };
+    await expect(precondition.run(current, () => categories.remove(sys, category.id))).resolves.toBeUndefined();
+    expect(checks).toBe(3);
   });
 
   it('PUT: 412 with a stale ETag, success with the current one', async () => {
@@ -174,5 +180,99 @@ describe('optimistic locking (If-Match) on Backoffice writes', () => {
     expect(Object.keys(get.responses['200'].headers)).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
     const reader = doc.paths['/api/media/v1/categories'].get;
     expect(Object.keys(reader.responses['200'].headers)).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
+  });
+});
+
+describe('If-Match on every Backoffice write: the version is what the GET of the path, or of the nearest path above it, answers', () => {
+  it('a set (PUT metadata): the GET of the set names the version; a stale one is a 412 that changes nothing', async () => {
+    const content = await createContent(editor, await docsFixture(editor, media.workspaceId));
+    const url = `/docs/v2/contents/${content.id}/metadata`;
+    const v1 = (await editor.get(url)).headers.etag as string;
+    expect(v1).toMatch(STRONG);
+    const ok = await editor.put(url, { metadata: [{ key: 'source', value: 'wire' }] }, { 'if-match': v1 });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data).toEqual([{ key: 'source', value: 'wire' }]);
+    // The answer of the write is the set's new version: the GET names the same tag.
+    const v2 = ok.headers.etag as string;
+    expect((await editor.get(url)).headers.etag).toBe(v2);
+    expectError(await editor.put(url, { metadata: [] }, { 'if-match': v1 }), 412, 'precondition_failed');
+    expect((await editor.get(url)).json().data).toEqual([{ key: 'source', value: 'wire' }]);
+    expect((await editor.put(url, { metadata: [] }, { 'if-match': v2 })).statusCode).toBe(200);
+  });
+
+  it('a part without a GET of its own (PATCH and DELETE of a block): the version is its set\'s', async () => {
+    const content = await createContent(editor, await docsFixture(editor, media.workspaceId));
+    const block = await createBlock(editor, content.id, { locale: 'en', kind: 'richtext', content_html: '<p>One</p>' });
+    const set = `/docs/v2/contents/${content.id}/blocks`;
+    const v1 = (await editor.get(set)).headers.etag as string;
+    const patched = await editor.patch(`${set}/${block.id}`, { kind: 'richtext', content_html: '<p>Two</p>' }, { 'if-match': v1 });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().data).toMatchObject({ id: block.id, kind: 'richtext', content_html: '<p>Two</p>' });
+    expectError(await editor.patch(`${set}/${block.id}`, { kind: 'richtext', content_html: '<p>Lost</p>' }, { 'if-match': v1 }), 412, 'precondition_failed');
+    expectError(await editor.delete(`${set}/${block.id}`, { 'if-match': v1 }), 412, 'precondition_failed');
+    expect((await editor.get(set)).json().data.map((b: { id: string; content_html: string }) => [b.id, b.content_html])).toEqual([[block.id, '<p>Two</p>']]);
+    const v2 = (await editor.get(set)).headers.etag as string;
+    expect((await editor.delete(`${set}/${block.id}`, { 'if-match': v2 })).statusCode).toBe(204);
+    expect((await editor.get(set)).json().data).toEqual([]);
+  });
+
+  it('concurrent replacements of a set under one version: one wins, the others are 412s (checked again under the record lock)', async () => {
+    const content = await createContent(editor, await docsFixture(editor, media.workspaceId));
+    const url = `/docs/v2/contents/${content.id}/metadata`;
+    const etag = (await editor.get(url)).headers.etag as string;
+    const answers = await Promise.all(['a', 'b', 'c'].map((v) => editor.put(url, { metadata: [{ key: 'source', value: v }] }, { 'if-match': etag })));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 412, 412]);
+    const winner = answers.find((r) => r.statusCode === 200)!.json().data;
+    expect((await editor.get(url)).json().data).toEqual(winner);
+  });
+
+  it('slots of a section block: the GET of the slots is their version', async () => {
+    const issue = await createIssue(editor, media.workspaceId, (await createIssueType(editor)).id);
+    const section = await createSection(editor, issue.id);
+    const [block] = (await editor.put(`/magazines/v2/sections/${section.id}/blocks`, { blocks: [{ kind: 'grid', position: 0 }] })).json().data as Array<{ id: string }>;
+    const content = await createContent(editor, await docsFixture(editor, media.workspaceId));
+    const url = `/magazines/v2/section-blocks/${block!.id}/slots`;
+    const v1 = (await editor.get(url)).headers.etag as string;
+    const ok = await editor.put(url, { slots: [{ position: 0, content_id: content.id }] }, { 'if-match': v1 });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expectError(await editor.put(url, { slots: [] }, { 'if-match': v1 }), 412, 'precondition_failed');
+    expect((await editor.get(url)).json().data.map((x: { content_id: string }) => x.content_id)).toEqual([content.id]);
+    // The section's block set is another path with its own version.
+    const blocks = `/magazines/v2/sections/${section.id}/blocks`;
+    expectError(await editor.put(blocks, { blocks: [] }, { 'if-match': v1 }), 412, 'precondition_failed');
+    expect((await editor.put(blocks, { blocks: [{ id: block!.id, kind: 'hero', position: 0 }] }, { 'if-match': (await editor.get(blocks)).headers.etag as string })).statusCode).toBe(200);
+  });
+
+  it('a write whose path has no GET above it matches only *', async () => {
+    const issue = await createIssue(editor, media.workspaceId, (await createIssueType(editor)).id);
+    const section = await createSection(editor, issue.id);
+    const content = await createContent(editor, await docsFixture(editor, media.workspaceId));
+    const placed = await addSectionContent(editor, issue.id, section.id, content.id);
+    expectError(await editor.delete(`/magazines/v2/section-contents/${placed.id}`, { 'if-match': '"anything"' }), 412, 'precondition_failed');
+    const listed = await editor.get(`/magazines/v2/issues/${issue.id}/section-contents`);
+    expect(listed.json().data.map((x: { id: string }) => x.id)).toContain(placed.id);
+    expect((await editor.delete(`/magazines/v2/section-contents/${placed.id}`, { 'if-match': '*' })).statusCode).toBe(204);
+  });
+
+  it('the media itself: PATCH /core/v2/media under the ETag of its GET', async () => {
+    const admin = client(ctx.app, media.keys.admin);
+    const v1 = (await admin.get('/core/v2/media')).headers.etag as string;
+    const name = `Media ${randomUUID().slice(0, 6)}`;
+    const ok = await admin.patch('/core/v2/media', { name }, { 'if-match': v1 });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data.name).toBe(name);
+    expectError(await admin.patch('/core/v2/media', { name: 'Lost' }, { 'if-match': v1 }), 412, 'precondition_failed');
+    expect((await admin.get('/core/v2/media')).json().data.name).toBe(name);
+  });
+
+  it('every Backoffice PUT, PATCH and DELETE documents If-Match and its 412', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const writes = ctx.app.routeTable.filter((r) => r.interface === 'backoffice' && ['PUT', 'PATCH', 'DELETE'].includes(r.method));
+    expect(writes.length).toBeGreaterThan(80);
+    for (const w of writes) {
+      const op = doc.paths[w.url.replace(/:(\w+)/g, '{$1}')][w.method.toLowerCase()];
+      expect(op.parameters, `${w.method} ${w.url}`).toContainEqual(expect.objectContaining({ in: 'header', name: 'if-match', required: false }));
+      expect(op.responses, `${w.method} ${w.url}`).toHaveProperty('412');
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Services } from '../../container.js';
@@ -16,8 +16,8 @@ import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
-import { validators } from '../../shared/http/conditional.js';
-import { documentRoute } from '../../shared/http/route.js';
+import { conditionalWrites, ifMatchHeader, validators } from '../../shared/http/conditional.js';
+import { documentRoute, withHeader } from '../../shared/http/route.js';
 
 export interface TreeOptions {
   config: Config;
@@ -31,18 +31,27 @@ export interface TreeOptions {
 export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis, authFailures }) => {
   // Off unless CORS_BACKOFFICE_ORIGINS names the origins: an admin console is one known site.
   await applyCors(app, config.corsBackofficeOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+  const ifMatch = conditionalWrites(() => app.routeTable, 'backoffice');
+  const writes = (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>) =>
+    services.core.auditedWrites(req, reply, () => ifMatch(req, reply, work));
   app.addHook('onRoute', (route) => {
     // Fail at start-up rather than ship a route nobody thought to protect.
     if (!route.config?.permission) {
       throw new Error(`Backoffice route ${route.method} ${route.url} declares no permission`);
     }
+    // Every write but a create honours If-Match against what the GET of its path answers (conditional.ts).
+    const conditional = route.method === 'PUT' || route.method === 'PATCH' || route.method === 'DELETE';
+    if (conditional) {
+      route.schema = { ...route.schema, headers: withHeader(route.schema?.headers, 'if-match', ifMatchHeader) };
+      route.config = { ...route.config, errors: [...(route.config?.errors ?? []), 412] };
+    }
     documentRoute(app, route, [401, 403, 429]);
     route.schema = { ...route.schema, security: [{ apiKey: [] }] };
     // Every answer with a record or a list carries its ETag (conditional.ts `validators`).
     const read = route.method === 'GET';
-    // Each write runs in one transaction with its audit entry (core/audit/audit.writes.ts).
-    const write = route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH' || route.method === 'DELETE';
-    route.config = { ...route.config, ...(write && { around: services.core.auditedWrites }), responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', ...(read ? (['Cache-Control'] as const) : [])] };
+    // Each write runs in one transaction with its audit entry (core/audit/audit.writes.ts), its If-Match checked inside it.
+    const write = conditional || route.method === 'POST';
+    route.config = { ...route.config, ...(write && { around: writes }), responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', ...(read ? (['Cache-Control'] as const) : [])] };
     recordRoutes(app, 'backoffice', route);
   });
   app.addHook('onRequest', apiKeyAuth(services.core.apiKeys.authenticate, authFailures));

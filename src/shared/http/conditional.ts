@@ -1,7 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { RouteEntry } from '../../plugins/route-table.js';
 import { AppError } from '../errors.js';
+import { type AnyRouteDef, contextOf } from './route.js';
 
 /** If-None-Match against one strong ETag: a list of tags (weak ones compared weakly) or `*`. */
 export function notModified(header: string | string[] | undefined, etag: string): boolean {
@@ -88,8 +91,89 @@ export const preconditionFailed = () =>
   new AppError(412, 'precondition_failed', 'the record changed since the version named by If-Match; read it again and retry');
 
 /**
- * The version a conditional write (If-Match) was checked against, for the transaction that makes
- * the write: an aggregate's `lock` and `softDelete` compare the locked row's `updated_at` with it,
- * so a write that slipped in between the check and the lock is a 412, not a lost update.
+ * A conditional write's check, for the transaction that makes the write: the aggregate whose
+ * record the write addresses (`id`) runs `check` again once it holds the record's row lock
+ * (`lock`, `softDelete`), so a write that slipped in between the first check and the lock is a
+ * 412, not a lost update. Once passed under the lock it holds for the rest of the transaction.
  */
-export const precondition = new AsyncLocalStorage<{ id: string; updatedAt: string }>();
+export const precondition = new AsyncLocalStorage<{ id: string; check: () => Promise<boolean>; locked?: boolean }>();
+
+/** The optional `If-Match` header of a Backoffice write (validation and OpenAPI). */
+export const ifMatchHeader = z
+  .string()
+  .max(2000)
+  .optional()
+  .describe(
+    'The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since',
+  );
+
+/** Where a write's version is read: a GET of the tree declared with `route()`, and how its path params are named. */
+interface VersionSource {
+  def: AnyRouteDef;
+  params: string[];
+}
+
+const paramsOf = (url: string) => url.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+
+/**
+ * If-Match (RFC 9110 13.1.1) on every write of a tree (route config `around`, inside the write's
+ * transaction). The version a client names is the strong ETag of what a GET answers: the GET of
+ * the write's own path (a record, a set of blocks or slots), else of the nearest path above it
+ * that has one (a block's set, the record a sub-resource belongs to). That answer is made with
+ * the GET's own handler and serializer, so the tag is byte for byte the one the GET sent. A
+ * write with no such GET matches only `*`. The aggregate of the addressed record checks again
+ * under its row lock (`precondition`).
+ */
+export function conditionalWrites(routes: () => readonly RouteEntry[], tree: RouteEntry['interface']) {
+  const sources = new Map<string, VersionSource | null>();
+  const sourceOf = (url: string): VersionSource | null => {
+    let found = sources.get(url);
+    if (found !== undefined) return found;
+    found = null;
+    const gets = new Map(routes().filter((e) => e.interface === tree && e.method === 'GET' && e.def).map((e) => [e.url, e.def!]));
+    for (let path = url; path.includes('/') && !found; path = path.slice(0, path.lastIndexOf('/'))) {
+      const def = gets.get(path);
+      if (def) found = { def, params: paramsOf(path) };
+    }
+    sources.set(url, found);
+    return found;
+  };
+
+  /** The ETag of the version source's answer now, read in the caller's transaction; null when it has none. */
+  const currentTag = async (source: VersionSource, req: FastifyRequest, reply: FastifyReply): Promise<string | null> => {
+    const all = (req.params ?? {}) as Record<string, string>;
+    const params = Object.fromEntries(source.params.map((name) => [name, all[name]]));
+    const { def } = source;
+    const input = {
+      params: def.params ? (def.params as z.ZodType).parse(params) : undefined,
+      query: def.querystring ? (def.querystring as z.ZodType).parse({}) : undefined,
+      body: undefined,
+    };
+    const status = reply.statusCode;
+    try {
+      const body = await precondition.exit(() => def.handler(contextOf(req), input as never, reply));
+      if (body === reply || body === undefined) return null;
+      const schema = (def.response as Record<number, unknown>)[200];
+      return schema ? etagOf(reply.serializeInput(body, schema as never) as string) : null;
+    } finally {
+      reply.status(status);
+    }
+  };
+
+  return async (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> => {
+    const header = req.headers['if-match'];
+    if (typeof header !== 'string' || req.method === 'GET' || req.method === 'POST') return work();
+    const source = sourceOf(req.routeOptions.url ?? '');
+    if (!source) {
+      if (header.split(',').some((tag) => tag.trim() === '*')) return work();
+      throw preconditionFailed();
+    }
+    const check = async () => {
+      const etag = await currentTag(source, req, reply);
+      return etag !== null && matchesIfMatch(header, etag);
+    };
+    if (!(await check())) throw preconditionFailed();
+    const id = (req.params as { id?: unknown } | undefined)?.id;
+    return typeof id === 'string' ? precondition.run({ id, check }, work) : work();
+  };
+}

@@ -193,10 +193,3 @@ export function idempotencyHooks(options: RouteOptions): Pick<RouteOptions, 'pre
     onSend: [...list(options.onSend), beforeSend] as RouteOptions['onSend'],
   };
 }
-
-/** A route's headers schema with the optional `Idempotency-Key` (for validation and OpenAPI). */
-export function withIdempotencyKey(headers: unknown): unknown {
-  if (headers === undefined) return z.object({ 'idempotency-key': idempotencyKeyHeader });
-  if (headers instanceof z.ZodObject) return headers.extend({ 'idempotency-key': idempotencyKeyHeader });
-  return headers;
-}

@@ -1,10 +1,8 @@
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { list, one } from '../envelopes.js';
 import type { Page } from '../paging.js';
 import type { Permission } from '../permissions.js';
 import { type PagingQuery, dataOf, idParams, listOf, noContent, pagingQuery, uuid } from '../schemas.js';
-import { etagOf, matchesIfMatch, precondition, preconditionFailed } from './conditional.js';
 import { type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } from './route.js';
 
 interface Doc {
@@ -77,33 +75,6 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
   const record = `${r.path}/:id`;
   const single = dataOf(r.item);
   const base = { tag: r.tag };
-  /** How `get` reads one record: the version an If-Match of an update or delete is checked against. */
-  let loadOne: Load<Row> | undefined;
-
-  /**
-   * A write under If-Match: the record's current answer (as `get` sends it) must have that ETag,
-   * else 412; the write's transaction checks again under the row lock (aggregate `lock` and
-   * `softDelete` compare `updated_at`), so a write in between is a 412 too, never a lost update.
-   */
-  const conditional = async <T>(ctx: RequestContext, id: string, reply: FastifyReply, work: () => Promise<T>): Promise<T> => {
-    const header = reply.request.headers['if-match'];
-    if (typeof header !== 'string' || !loadOne) return work();
-    const current = r.map(await loadOne(ctx, id)) as Record<string, unknown>;
-    const etag = etagOf(reply.serializeInput(one(current), single as never) as string);
-    if (!matchesIfMatch(header, etag)) throw preconditionFailed();
-    const stamp = current.updated_at;
-    const updatedAt = stamp instanceof Date ? stamp.toISOString() : stamp;
-    return typeof updatedAt === 'string' ? precondition.run({ id, updatedAt }, work) : work();
-  };
-  const ifMatch = z.object({
-    'if-match': z
-      .string()
-      .max(2000)
-      .optional()
-      .describe('The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since'),
-  });
-  const withPrecondition = (errors: ErrorStatus[] = []): ErrorStatus[] => [...errors, 412];
-
   return {
     list<Q extends z.ZodType<PagingQuery> = typeof pagingQuery>(
       doc: Doc & { querystring?: Q },
@@ -123,7 +94,6 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
     },
 
     get(doc: Doc, load: Load<Row>) {
-      loadOne = load;
       route(app, {
         ...base,
         ...doc,
@@ -164,11 +134,8 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
         operationId: `update${r.names.one}`,
         access: { permission: r.write },
         params: idParams,
-        headers: ifMatch,
-        errors: withPrecondition(rest.errors),
         response: { 200: single },
-        handler: async (ctx, { params, body }, reply) =>
-          one(r.map(await conditional(ctx, params.id, reply, () => update(ctx, params.id, body as z.output<B>)))),
+        handler: async (ctx, { params, body }) => one(r.map(await update(ctx, params.id, body as z.output<B>))),
       });
     },
 
@@ -182,10 +149,8 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
         operationId: `delete${r.names.one}`,
         access: { permission: r.write },
         params: idParams,
-        headers: ifMatch,
-        errors: withPrecondition(doc.errors),
         response: { 204: noContent },
-        handler: async (ctx, { params }, reply) => conditional(ctx, params.id, reply, () => remove(ctx, params.id)),
+        handler: async (ctx, { params }) => remove(ctx, params.id),
       });
     },
 

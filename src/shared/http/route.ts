@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault, RouteOptions } from 'fastify';
 import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { KeyPrincipal, Permission } from '../permissions.js';
 import type { ErrorFormat } from '../errors.js';
 import { errorBody } from '../schemas.js';
 import type { ResponseHeader } from '../../plugins/openapi-document.js';
-import { idempotencyHooks, withIdempotencyKey } from './idempotency.js';
+import { idempotencyHooks, idempotencyKeyHeader } from './idempotency.js';
 import type { ReaderPrincipal, Scope } from '../scopes.js';
 
 export type ZodApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -220,10 +220,17 @@ export function documentRoute(app: FastifyInstance, route: RouteOptions, always:
   if (schema.querystring) statuses.add(400);
   if (schema.body) [400, 413, 415].forEach((s) => statuses.add(s as ErrorStatus));
   for (const status of route.config?.errors ?? []) statuses.add(status);
-  if (route.config?.idempotent) schema.headers = withIdempotencyKey(schema.headers);
+  if (route.config?.idempotent) schema.headers = withHeader(schema.headers, 'idempotency-key', idempotencyKeyHeader);
   const response = { ...schema.response };
   const errorSchema = route.config?.errorFormat?.schema ?? errorBody;
   for (const status of [...statuses].sort((a, b) => a - b)) response[status] ??= errorSchema;
   route.schema = { ...schema, response };
   route.config = { ...route.config, operationId };
+}
+
+/** A route's headers schema with one more optional header (for validation and OpenAPI). */
+export function withHeader(headers: unknown, name: string, schema: z.ZodType): unknown {
+  if (headers === undefined) return z.object({ [name]: schema });
+  if (headers instanceof z.ZodObject) return headers.extend({ [name]: schema });
+  return headers;
 }
