@@ -108,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       uploads: { upload: config.uploadLimit, readerUpload: config.readerUploadLimit, readerPerMinute: config.readerUploadRateLimit },
       publicBaseUrl: config.publicBaseUrl,
     },
-    webhooks: { allowPrivate: config.webhookAllowPrivate, retryBaseMs: config.webhookRetryBaseMs },
+    webhooks: { allowPrivate: config.webhookAllowPrivate, retryBaseMs: config.webhookRetryBaseMs, deliveryRetentionDays: config.webhookDeliveryRetentionDays },
     auditRetentionDays: config.auditRetentionDays,
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, leaseSeconds: config.mailLeaseSeconds, ...(deps.mailTransport && { transport: deps.mailTransport }) },
   });

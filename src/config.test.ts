@@ -7,7 +7,7 @@ const VARIABLES = [
   'RATE_LIMIT_TOKEN', 'RATE_LIMIT_AUTH_FAILURES', 'BODY_LIMIT', 'SHUTDOWN_DELAY_MS', 'OAUTH_ALLOW_INSECURE_PROVIDERS',
   'CORS_ORIGINS', 'CORS_BACKOFFICE_ORIGINS', 'TRUST_PROXY',
   'METRICS_TOKEN', 'METRICS_PORT', 'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'OPERATOR_API_KEY', 'RATE_LIMIT_OPERATOR', 'DATABASE_READ_URL', 'AUDIT_RETENTION_DAYS',
+  'OPERATOR_API_KEY', 'RATE_LIMIT_OPERATOR', 'DATABASE_READ_URL', 'AUDIT_RETENTION_DAYS', 'WEBHOOK_DELIVERY_RETENTION_DAYS',
 ];
 
 const failure = (env: Record<string, string>): ConfigError => {
@@ -56,6 +56,7 @@ describe('loadConfig', () => {
       mailLeaseSeconds: 60,
       webhookAllowPrivate: false,
       webhookRetryBaseMs: 30_000,
+      webhookDeliveryRetentionDays: 30,
       databaseReadUrl: undefined,
       auditRetentionDays: 365,
     });
@@ -96,6 +97,7 @@ describe('loadConfig', () => {
       MAIL_LEASE_SECONDS: '30',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_RETRY_BASE_MS: '1000',
+      WEBHOOK_DELIVERY_RETENTION_DAYS: '7',
       DATABASE_READ_URL: 'postgresql://reader:pw@replica:5432/mps',
       AUDIT_RETENTION_DAYS: '90',
     });
@@ -133,6 +135,7 @@ describe('loadConfig', () => {
       mailLeaseSeconds: 30,
       webhookAllowPrivate: true,
       webhookRetryBaseMs: 1000,
+      webhookDeliveryRetentionDays: 7,
       databaseReadUrl: 'postgresql://reader:pw@replica:5432/mps',
       auditRetentionDays: 90,
     });

@@ -140,6 +140,8 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: flag,
   // The first retry of a failed webhook delivery; each next one waits twice as long, for a day.
   WEBHOOK_RETRY_BASE_MS: positiveInt(30_000),
+  // Webhook deliveries that ended (succeeded or failed) are pruned daily after this many days.
+  WEBHOOK_DELIVERY_RETENTION_DAYS: positiveInt(30),
   // Audit log entries older than this many days are pruned daily.
   AUDIT_RETENTION_DAYS: positiveInt(365),
 });
@@ -201,6 +203,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Wait before a failed webhook delivery's first retry, doubled for each next one. */
   webhookRetryBaseMs: number;
+  /** Days an ended webhook delivery and its tries are kept. */
+  webhookDeliveryRetentionDays: number;
   auditRetentionDays: number;
   /** S3-compatible storage, used instead of STORAGE_DIR when set. */
   s3:
@@ -281,6 +285,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailLeaseSeconds: e.MAIL_LEASE_SECONDS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    webhookDeliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     s3: e.S3_BUCKET
       ? {

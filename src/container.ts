@@ -23,7 +23,7 @@ export async function createServices(deps: {
   allowInsecureProviderUrls?: boolean;
   /** Storage and upload limits (STORAGE_DIR or S3_*, UPLOAD_LIMIT…); the defaults when left out. */
   assets?: AssetsOptions;
-  /** WEBHOOK_ALLOW_PRIVATE, WEBHOOK_RETRY_BASE_MS; the defaults when left out. */
+  /** WEBHOOK_ALLOW_PRIVATE, WEBHOOK_RETRY_BASE_MS, WEBHOOK_DELIVERY_RETENTION_DAYS; the defaults when left out. */
   webhooks?: WebhooksOptions;
   /** AUDIT_RETENTION_DAYS; the default when left out. */
   auditRetentionDays?: number;

@@ -512,7 +512,7 @@ export interface paths {
         };
         /**
          * List a webhook's deliveries
-         * @description Newest first; each delivery with every try: its status code or error, duration and time.
+         * @description Newest first; each delivery with every try: its status code or error, duration and time. Deliveries that ended (succeeded or failed) are kept WEBHOOK_DELIVERY_RETENTION_DAYS (30 by default), then pruned daily.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -12710,7 +12710,10 @@ export interface operations {
     updateMedia: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12767,6 +12770,16 @@ export interface operations {
             };
             /** @description The credentials lack the permission or scope this operation needs */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -13148,7 +13161,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -13820,7 +13833,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -14251,7 +14264,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -14356,7 +14369,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -14985,7 +14998,10 @@ export interface operations {
     deleteReference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 /** @description <provider>:<uuid> */
                 ref: string;
@@ -15040,6 +15056,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -15664,7 +15690,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -15769,7 +15795,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -16524,7 +16550,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -16629,7 +16655,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -17484,7 +17510,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -17925,7 +17951,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -18531,7 +18557,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -18636,7 +18662,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -19242,7 +19268,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -19347,7 +19373,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -19949,7 +19975,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -20054,7 +20080,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -20657,7 +20683,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -21217,7 +21243,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -21322,7 +21348,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -21938,7 +21964,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -22043,7 +22069,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -22652,7 +22678,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -22757,7 +22783,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -23377,7 +23403,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -23482,7 +23508,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -24111,7 +24137,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -24216,7 +24242,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -25019,7 +25045,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -25769,7 +25795,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -25884,7 +25910,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -26504,7 +26530,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -26609,7 +26635,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -26997,7 +27023,10 @@ export interface operations {
     replaceEventMetadata: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -27067,6 +27096,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -27513,7 +27552,10 @@ export interface operations {
     replaceEventBlocks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -27596,6 +27638,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than the service accepts */
             413: {
                 headers: {
@@ -27646,7 +27698,10 @@ export interface operations {
     updateEventBlock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 block_id: string;
@@ -27718,6 +27773,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -27872,7 +27937,10 @@ export interface operations {
     replaceEventBlockEntries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 block_id: string;
@@ -27942,6 +28010,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -28095,7 +28173,10 @@ export interface operations {
     replaceEventSchedules: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -28166,6 +28247,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -28659,7 +28750,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -28764,7 +28855,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -29150,7 +29241,10 @@ export interface operations {
     replaceOrganizationMetadata: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -29220,6 +29314,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -29666,7 +29770,10 @@ export interface operations {
     replaceOrganizationBlocks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -29749,6 +29856,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than the service accepts */
             413: {
                 headers: {
@@ -29799,7 +29916,10 @@ export interface operations {
     updateOrganizationBlock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 block_id: string;
@@ -29871,6 +29991,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -30025,7 +30155,10 @@ export interface operations {
     replaceOrganizationBlockEntries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 block_id: string;
@@ -30095,6 +30228,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -30491,7 +30634,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -30596,7 +30739,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -30984,7 +31127,10 @@ export interface operations {
     replacePersonMetadata: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -31054,6 +31200,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -31500,7 +31656,10 @@ export interface operations {
     replacePersonBlocks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -31583,6 +31742,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than the service accepts */
             413: {
                 headers: {
@@ -31633,7 +31802,10 @@ export interface operations {
     updatePersonBlock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 block_id: string;
@@ -31705,6 +31877,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -31859,7 +32041,10 @@ export interface operations {
     replacePersonBlockEntries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 block_id: string;
@@ -31929,6 +32114,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -32324,7 +32519,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -32429,7 +32624,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -32816,7 +33011,10 @@ export interface operations {
     replaceProjectMetadata: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -32886,6 +33084,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -33332,7 +33540,10 @@ export interface operations {
     replaceProjectBlocks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -33415,6 +33626,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than the service accepts */
             413: {
                 headers: {
@@ -33465,7 +33686,10 @@ export interface operations {
     updateProjectBlock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 block_id: string;
@@ -33537,6 +33761,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -33691,7 +33925,10 @@ export interface operations {
     replaceProjectBlockEntries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 block_id: string;
@@ -33761,6 +33998,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -34142,7 +34389,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -34247,7 +34494,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -34846,7 +35093,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -34951,7 +35198,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -35576,7 +35823,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -35681,7 +35928,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -36341,7 +36588,10 @@ export interface operations {
     replaceContentMetadata: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -36411,6 +36661,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -36719,7 +36979,10 @@ export interface operations {
     deleteContentBlock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 block_id: string;
@@ -36782,6 +37045,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -36812,7 +37085,10 @@ export interface operations {
     updateContentBlock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 block_id: string;
@@ -36878,6 +37154,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -37259,7 +37545,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -37759,7 +38045,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -37864,7 +38150,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -38489,7 +38775,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -38594,7 +38880,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -38944,7 +39230,10 @@ export interface operations {
     replaceSectionBlocks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -39014,6 +39303,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -39168,7 +39467,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -39399,7 +39698,10 @@ export interface operations {
     replaceBlockSlots: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -39469,6 +39771,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -39883,7 +40195,10 @@ export interface operations {
     deleteSectionContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -39937,6 +40252,16 @@ export interface operations {
             };
             /** @description No such record for this caller (another media’s records answer the same) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -40297,7 +40622,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -40787,7 +41112,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -41182,7 +41507,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -41626,7 +41951,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -41764,7 +42089,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -41868,7 +42193,10 @@ export interface operations {
     uploadCreativeImage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -41949,6 +42277,16 @@ export interface operations {
             };
             /** @description The request conflicts with the current state of a record */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -42339,7 +42677,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -42485,7 +42823,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -43044,7 +43382,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {
@@ -43149,7 +43487,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the version this write is meant for (from a read or an earlier write): 412 `precondition_failed` when the record changed since */
+                /** @description The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since */
                 "if-match"?: string;
             };
             path: {

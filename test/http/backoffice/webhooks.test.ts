@@ -1,9 +1,10 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookDeliveryWire, WebhookWire } from '../../../src/modules/core/webhooks/webhooks.schemas.js';
-import { webhooks } from '../../../src/modules/core/webhooks/webhooks.table.js';
+import { webhookDeliveries, webhooks } from '../../../src/modules/core/webhooks/webhooks.table.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { createBlock, createContent, docsFixture } from '../../setup/docs.js';
@@ -342,5 +343,31 @@ describe('private targets without WEBHOOK_ALLOW_PRIVATE', () => {
     expect(delivery!.attempts).toHaveLength(1);
     expect(delivery!.attempts[0]).toMatchObject({ attempt: 1, status_code: null, error: expect.stringMatching(/refused/) });
     expect(received.filter((r) => r.path === '/strict')).toEqual([]);
+  });
+
+  it('prunes deliveries that ended before the retention, with their tries; pending and recent ones stay', async () => {
+    const hook = await createWebhook(admin, { url: `${base}/prune`, events: ['category.created'] });
+    await createCategory(admin);
+    await createCategory(admin);
+    const ended = await waitFor(async () => {
+      const list = await deliveriesOf(admin, hook.id);
+      return list.length === 2 && list.every((d) => d.status === 'succeeded') ? list : undefined;
+    });
+    // One ended delivery and one still pending, both 40 days old; the other ended one is recent.
+    const [old, recent] = ended;
+    const { db } = ctx.database;
+    await db.execute(sql`update webhook_deliveries set inserted_at = now() - interval '40 days' where id = ${old!.id}`);
+    const [pending] = await db
+      .insert(webhookDeliveries)
+      .values({ mediaId: media.mediaId, webhookId: hook.id, eventId: randomUUID(), eventType: 'category.created', payload: {}, status: 'pending', retryUntil: new Date(Date.now() + 3_600_000), insertedAt: new Date(Date.now() - 40 * 86_400_000) })
+      .returning({ id: webhookDeliveries.id });
+
+    expect(await ctx.app.services.core.webhooks.prune()).toBe(1);
+    const left = await deliveriesOf(admin, hook.id);
+    expect(left.map((d) => d.id).sort()).toEqual([recent!.id, pending!.id].sort());
+    expect(left.find((d) => d.id === recent!.id)!.attempts).toHaveLength(1);
+    const tries = (await db.execute(sql`select count(*)::int as n from webhook_attempts where delivery_id = ${old!.id}`)) as unknown as { rows: Array<{ n: number }> };
+    expect(tries.rows[0]!.n).toBe(0);
+    expect(await ctx.app.services.core.webhooks.prune()).toBe(0);
   });
 });

@@ -63,7 +63,7 @@ export const webhooksBackofficeRoutes: FastifyPluginAsyncZod<{ webhooks: Webhook
       url: '/webhooks/:id/deliveries',
       operationId: 'listWebhookDeliveries',
       summary: "List a webhook's deliveries",
-      description: 'Newest first; each delivery with every try: its status code or error, duration and time.',
+      description: 'Newest first; each delivery with every try: its status code or error, duration and time. Deliveries that ended (succeeded or failed) are kept WEBHOOK_DELIVERY_RETENTION_DAYS (30 by default), then pruned daily.',
     },
     webhooks.deliveries,
   );

@@ -97,6 +97,25 @@ export const webhooksRepository = {
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.mediaId, mediaId)))
       .returning({ id: webhookDeliveries.id }),
 
+  /** Deletes the deliveries that ended (succeeded or failed) before `cutoff`, their tries first. */
+  pruneEnded: (db: Executor, cutoff: Date): Promise<number> =>
+    db.transaction(async (tx) => {
+      const ended = sql`select ${webhookDeliveries.id} from ${webhookDeliveries} where ${webhookDeliveries.status} <> 'pending' and ${webhookDeliveries.insertedAt} < ${cutoff.toISOString()}::timestamptz`;
+      await tx.delete(webhookAttempts).where(sql`${webhookAttempts.deliveryId} in (${ended})`);
+      const gone = await tx.delete(webhookDeliveries).where(sql`${webhookDeliveries.id} in (${ended})`).returning({ id: webhookDeliveries.id });
+      return gone.length;
+    }),
+
+  /** Whether some ended delivery is older than `cutoff`: the prune then runs when the app starts. */
+  async hasEnded(db: Executor, cutoff: Date): Promise<boolean> {
+    const [row] = await db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(sql`${webhookDeliveries.status} <> 'pending' and ${webhookDeliveries.insertedAt} < ${cutoff.toISOString()}::timestamptz`)
+      .limit(1);
+    return row !== undefined;
+  },
+
   /** Whether deliveries wait for a try (left by a stopped instance): the queue then starts with the app. */
   async hasPending(db: Executor): Promise<boolean> {
     const [row] = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')).limit(1);

@@ -16,6 +16,8 @@ import { webhookDeliveries, type webhooks } from './webhooks.table.js';
 type NoParts = Record<never, never>;
 
 export const WEBHOOK_QUEUE = 'core-webhooks';
+export const WEBHOOK_PRUNE_QUEUE = 'core-webhooks-prune';
+const DAY_MS = 24 * 3600 * 1000;
 const RETRY_WINDOW_MS = 24 * 3600 * 1000;
 
 export interface WebhooksOptions {
@@ -23,9 +25,11 @@ export interface WebhooksOptions {
   allowPrivate: boolean;
   /** WEBHOOK_RETRY_BASE_MS: the wait before the first retry, doubled for each next one. */
   retryBaseMs: number;
+  /** WEBHOOK_DELIVERY_RETENTION_DAYS: ended deliveries older than this are pruned daily. */
+  deliveryRetentionDays: number;
 }
 
-export const DEFAULT_WEBHOOKS_OPTIONS: WebhooksOptions = { allowPrivate: false, retryBaseMs: 30_000 };
+export const DEFAULT_WEBHOOKS_OPTIONS: WebhooksOptions = { allowPrivate: false, retryBaseMs: 30_000, deliveryRetentionDays: 30 };
 
 interface WebhookBody {
   url?: string | undefined;
@@ -79,7 +83,20 @@ export function createWebhooksService(deps: { db: Db; pager: Paginator; jobs: Jo
     retry: { retryLimit: 3, retryDelay: 30, retryBackoff: true },
   });
 
+  const cutoff = (now: Date) => new Date(now.getTime() - options.deliveryRetentionDays * DAY_MS);
+  /** Deletes the deliveries that ended before the retention (with their tries); answers how many went. */
+  const prune = (now = new Date()): Promise<number> => repo.pruneEnded(db, cutoff(now));
+  // A daily prune; started with the app when some ended delivery is past the retention already.
+  const pruning: { send: (data: object) => Promise<void> } = deps.jobs.queue<object>(WEBHOOK_PRUNE_QUEUE, {
+    work: async () => void (await prune()),
+    hasPending: () => repo.hasEnded(db, cutoff(new Date())),
+    onStart: () => pruning.send({}),
+    cron: '23 3 * * *',
+    retry: { retryLimit: 3, retryDelay: 60 },
+  });
+
   return {
+    prune,
     list: records.list,
     get: records.get,
     remove: records.remove,

@@ -47,6 +47,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_webhook_page_idx').on(t.mediaId, t.webhookId, desc(t.insertedAt), desc(t.id)),
     // Deliveries are kept after they end: start-up's "does any wait?" reads only the pending ones.
     index('webhook_deliveries_pending_idx').on(t.id).where(sql`${t.status} = 'pending'`),
+    // The daily prune finds the ended ones by age.
+    index('webhook_deliveries_ended_idx').on(t.insertedAt).where(sql`${t.status} <> 'pending'`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_ended_idx" ON "webhook_deliveries" USING btree ("inserted_at") WHERE "webhook_deliveries"."status" <> 'pending';
