@@ -7,6 +7,7 @@ import type { ErrorFormat } from '../errors.js';
 import { errorBody } from '../schemas.js';
 import type { ResponseHeader } from '../../plugins/openapi-document.js';
 import { idempotencyHooks, idempotencyKeyHeader } from './idempotency.js';
+import { type Upload, type UploadForm, readUpload } from './upload.js';
 import type { ReaderPrincipal, Scope } from '../scopes.js';
 
 export type ZodApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -56,13 +57,21 @@ type Responses = Partial<Record<SuccessStatus, Schema | ContentResponse>>;
 /** The bodies a handler may answer: the input side of any declared success schema. */
 type Body<R extends Responses> = { [K in keyof R]: R[K] extends Schema ? z.input<R[K]> : never }[keyof R];
 
-export interface RouteInput<P, Q, B> {
+export interface RouteInput<P, Q, B, U = undefined> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  /** The multipart form the route declares (`upload`), read whole before the work started. */
+  upload: U extends Schema ? Upload<z.output<U>> : undefined;
 }
 
-export interface RouteDef<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, R extends Responses> {
+export interface RouteDef<
+  P extends Schema | undefined,
+  Q extends Schema | undefined,
+  B extends Schema | undefined,
+  R extends Responses,
+  U extends Schema | undefined = undefined,
+> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   /** Unique across the service: the OpenAPI operationId and the `operation` of log lines. */
@@ -92,15 +101,22 @@ export interface RouteDef<P extends Schema | undefined, Q extends Schema | undef
    */
   idempotent?: boolean;
   /**
+   * A `multipart/form-data` upload (one file, text fields checked by `fields`, 413 past `limit`):
+   * read whole before the work starts, so that a slow client holds no transaction, lock or
+   * connection of the work's while it sends; the handler gets it as `upload`. Declare `consumes`
+   * and the form as `body` beside it, for the documentation.
+   */
+  upload?: U extends Schema ? UploadForm<U> : undefined;
+  /**
    * The work: parse nothing, call one service method with the context, map, return the body.
    * Answer another declared status with `reply.status(...)`.
    */
-  handler: (ctx: RequestContext, input: RouteInput<P, Q, B>, reply: FastifyReply) => Promise<Body<R> | FastifyReply | void>;
+  handler: (ctx: RequestContext, input: RouteInput<P, Q, B, U>, reply: FastifyReply) => Promise<Body<R> | FastifyReply | void>;
 }
 
 /** A declaration whatever its schemas, as the route table keeps it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRouteDef = RouteDef<any, any, any, any>;
+export type AnyRouteDef = RouteDef<any, any, any, any, any>;
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 502 | 503;
 
@@ -142,7 +158,8 @@ export function route<
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
   R extends Responses = Responses,
->(app: FastifyInstance | ZodApp, def: RouteDef<P, Q, B, R>): void {
+  U extends Schema | undefined = undefined,
+>(app: FastifyInstance | ZodApp, def: RouteDef<P, Q, B, R, U>): void {
   const statuses = Object.keys(def.response).map(Number) as SuccessStatus[];
   const status = statuses[0] ?? 200;
   const idempotent = def.idempotent ?? def.method === 'POST';
@@ -179,7 +196,8 @@ export function route<
     ...(def.consumes?.length === 1 && def.consumes[0] === 'multipart/form-data' && { validatorCompiler: streamedBody }),
     handler: async (req, reply) => {
       reply.status(status);
-      const input = { params: req.params, query: req.query, body: req.body } as RouteInput<P, Q, B>;
+      const upload = def.upload ? await readUpload(req, def.upload as UploadForm<Schema>) : undefined;
+      const input = { params: req.params, query: req.query, body: req.body, upload } as RouteInput<P, Q, B, U>;
       const work = () => def.handler(contextOf(req), input, reply);
       const around = req.routeOptions.config.around;
       const result = around ? await around(req, reply, work) : await work();

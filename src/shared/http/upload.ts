@@ -6,7 +6,8 @@ import { AppError, type ErrorDetail, errors } from '../errors.js';
 /**
  * File uploads (`multipart/form-data`, one file and a few text fields), for the route plugins
  * that take them: `acceptUploads(app)` in the plugin, `consumes: ['multipart/form-data']` and
- * the form's schema as `body` on the route (documentation only), `readUpload` in the handler.
+ * the form's schema as `body` on the route (documentation only), and the form as the route's
+ * `upload` (route.ts), which reads it with `readUpload` before the route's work starts.
  * Elsewhere a form body stays a 415.
  */
 export async function acceptUploads(app: FastifyInstance): Promise<void> {
@@ -27,7 +28,7 @@ export interface Upload<F> {
   fields: F;
 }
 
-interface ReadOptions<S extends z.ZodType> {
+export interface UploadForm<S extends z.ZodType> {
   /** Largest file in bytes (413 beyond); the file is never buffered past it. */
   limit: number;
   /** The form's text fields (the file field left out): unknown fields are refused like in a JSON body. */
@@ -57,7 +58,7 @@ function uploadError(err: unknown, limit: number): AppError {
  * Reads one file and the text fields of a multipart form: the file is buffered up to `limit`
  * bytes (413 past it), the fields are validated with `fields` (400 naming each one).
  */
-export async function readUpload<S extends z.ZodType>(req: FastifyRequest, options: ReadOptions<S>): Promise<Upload<z.output<S>>> {
+export async function readUpload<S extends z.ZodType>(req: FastifyRequest, options: UploadForm<S>): Promise<Upload<z.output<S>>> {
   const field = options.field ?? 'file';
   if (!req.isMultipart()) {
     throw new AppError(415, 'unsupported_media_type', `the request body must be multipart/form-data with the file in the field "${field}"`);

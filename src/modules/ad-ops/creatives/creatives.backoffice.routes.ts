@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { one } from '../../../shared/envelopes.js';
 import { backofficeResource } from '../../../shared/http/resource.js';
 import { route } from '../../../shared/http/route.js';
-import { acceptUploads, fileField, readUpload } from '../../../shared/http/upload.js';
+import { acceptUploads, fileField } from '../../../shared/http/upload.js';
 import { dataOf, idParams } from '../../../shared/schemas.js';
 import { adOpsTags } from '../ad-ops.tags.js';
 import type { creativeMapper } from './creatives.mappers.js';
@@ -76,12 +76,8 @@ export const creativesBackofficeRoutes: FastifyPluginAsyncZod<{
       body: imageForm,
       response: { 200: dataOf(creativeSchema) },
       errors: [409, 413, 415, 422, 503],
-      handler: async (ctx, { params }, reply) =>
-        one(
-          toCreative(
-            await creatives.uploadImage(ctx, params.id, () => readUpload(reply.request, { limit: uploadLimit, fields: imageFields })),
-          ),
-        ),
+      upload: { limit: uploadLimit, fields: imageFields },
+      handler: async (ctx, { params, upload }) => one(toCreative(await creatives.uploadImage(ctx, params.id, upload.bytes))),
     });
   });
 };

@@ -79,10 +79,9 @@ export function createCreativesService(deps: {
      * one stored file per content hash) and become an asset image of the media named after the
      * creative. The creative is checked before a byte is read.
      */
-    async uploadImage(ctx: RequestContext, id: string, read: () => Promise<{ bytes: Buffer }>) {
+    async uploadImage(ctx: RequestContext, id: string, bytes: Buffer) {
       const creative = await load(db, ctx.mediaId, id);
       if (creative.kind !== 'image') throw adOpsErrors.creativeNotImage();
-      const { bytes } = await read();
       const { row: asset } = await deps.assets.upload(ctx, bytes);
       const image = await deps.assets.createImage(ctx, { file_key: asset.fileKey, name: creative.name, gravity: 'center', locales: [] });
       if (!(await repo.update(db, ctx.mediaId, id, { imageId: image.id }))) throw adOpsErrors.creativeNotFound();

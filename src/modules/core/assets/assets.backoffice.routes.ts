@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createdOrFound, one } from '../../../shared/envelopes.js';
 import { backofficeResource } from '../../../shared/http/resource.js';
 import { route } from '../../../shared/http/route.js';
-import { acceptUploads, readUpload } from '../../../shared/http/upload.js';
+import { acceptUploads } from '../../../shared/http/upload.js';
 import { dataOf, idParams } from '../../../shared/schemas.js';
 import { coreTags } from '../core.tags.js';
 import { toAsset, toAssetImage } from './assets.mappers.js';
@@ -39,10 +39,8 @@ export const assetsBackofficeRoutes: FastifyPluginAsyncZod<{ assets: AssetsServi
       body: assetUploadForm,
       response: { 201: dataOf(assetSchema), 200: dataOf(assetSchema) },
       errors: [413, 415, 422, 503],
-      handler: async (ctx, _input, reply) => {
-        const upload = await readUpload(reply.request, { limit: assets.uploads.upload, fields: assetUploadFields });
-        return createdOrFound(reply, await assets.upload(ctx, upload.bytes), toAsset);
-      },
+      upload: { limit: assets.uploads.upload, fields: assetUploadFields },
+      handler: async (ctx, { upload }, reply) => createdOrFound(reply, await assets.upload(ctx, upload.bytes), toAsset),
     });
   });
 

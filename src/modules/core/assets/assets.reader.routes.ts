@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { one } from '../../../shared/envelopes.js';
 import { route } from '../../../shared/http/route.js';
-import { acceptUploads, readUpload } from '../../../shared/http/upload.js';
+import { acceptUploads } from '../../../shared/http/upload.js';
 import { dataOf } from '../../../shared/schemas.js';
 import { coreTags } from '../core.tags.js';
 import { toAssetImage } from './assets.mappers.js';
@@ -32,9 +32,8 @@ export const assetsReaderRoutes: FastifyPluginAsyncZod<{ assets: AssetsService }
         keyGenerator: (req: { bearer?: { subject: string } | null; ip: string }) => `upload:${req.bearer?.subject ?? req.ip}`,
       },
     },
-    handler: async (ctx, _input, reply) => {
-      const upload = await readUpload(reply.request, { limit: assets.uploads.readerUpload, fields: readerUploadFields });
-      return one(toAssetImage(await assets.uploadForReader(ctx, { bytes: upload.bytes, filename: upload.filename, ...upload.fields })));
-    },
+    upload: { limit: assets.uploads.readerUpload, fields: readerUploadFields },
+    handler: async (ctx, { upload }) =>
+      one(toAssetImage(await assets.uploadForReader(ctx, { bytes: upload.bytes, filename: upload.filename, ...upload.fields }))),
   });
 };
