@@ -8,6 +8,9 @@ declare module 'fastify' {
   }
 }
 
+/** The origin absolute links start with: PUBLIC_BASE_URL when set (behind a proxy), else the request's own. */
+export const originOf = (req: FastifyRequest, publicBaseUrl: string | undefined): string => publicBaseUrl ?? `${req.protocol}://${req.host}`;
+
 export interface PagingMeta {
   base: string;
   next: string | null;

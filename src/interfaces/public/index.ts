@@ -12,6 +12,7 @@ import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
 import { markDeprecated, successorPath } from '../../shared/http/deprecation.js';
 import { validators } from '../../shared/http/conditional.js';
+import { originOf } from '../../shared/envelopes.js';
 import { documentRoute, route } from '../../shared/http/route.js';
 import { surrogateKeyHook, surrogateKindOf } from '../../shared/http/surrogate.js';
 import { errors } from '../../shared/errors.js';
@@ -65,7 +66,7 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   // the handlers, a Reader operation's own among them, read it as req.media and the context's mediaId.
   app.addHook('preHandler', async (req) => {
     // Paging links stay relative; a document whose links must be absolute (RSS) gets the Reader's origin.
-    if (req.routeOptions.config.absoluteLinks) req.linkOrigin = config.publicBaseUrl ?? `${req.protocol}://${req.host}`;
+    if (req.routeOptions.config.absoluteLinks) req.linkOrigin = originOf(req, config.publicBaseUrl);
     const from = req.routeOptions.config.publicMedia;
     if (!from) return;
     const params = req.params as Record<string, string>;

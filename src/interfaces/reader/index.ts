@@ -15,6 +15,7 @@ import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { readerAuth } from '../../plugins/reader-auth.js';
 import { recordRoutes } from '../../plugins/route-table.js';
 import { validators } from '../../shared/http/conditional.js';
+import { originOf } from '../../shared/envelopes.js';
 import { type ErrorStatus, documentRoute } from '../../shared/http/route.js';
 import { surrogateKeyHook, surrogateKindOf } from '../../shared/http/surrogate.js';
 import type { TreeOptions } from '../backoffice/index.js';
@@ -73,7 +74,7 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   });
   app.addHook('preSerialization', surrogateKeyHook);
   app.addHook('onRequest', (req, _reply, done) => {
-    req.linkOrigin = config.publicBaseUrl ?? `${req.protocol}://${req.host}`;
+    req.linkOrigin = originOf(req, config.publicBaseUrl);
     done();
   });
   app.addHook(
