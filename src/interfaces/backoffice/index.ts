@@ -16,7 +16,7 @@ import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
-import { conditionalWrites, ifMatchHeader, validators } from '../../shared/http/conditional.js';
+import { conditionalWrites, currentVersions, ifMatchHeader, validators } from '../../shared/http/conditional.js';
 import { documentRoute, withHeader } from '../../shared/http/route.js';
 
 export interface TreeOptions {
@@ -31,9 +31,13 @@ export interface TreeOptions {
 export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis, authFailures }) => {
   // Off unless CORS_BACKOFFICE_ORIGINS names the origins: an admin console is one known site.
   await applyCors(app, config.corsBackofficeOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
-  const ifMatch = conditionalWrites(() => app.routeTable, 'backoffice');
+  // What a write's target holds now: the version If-Match names, the status a write changes.
+  const versions = currentVersions(() => app.routeTable, 'backoffice');
+  const ifMatch = conditionalWrites(versions);
+  // Each successful write emits its record event and purge to the media's webhooks, once the answer has left.
+  const events = webhookEventHooks(services.core.webhooks.emit, app.log, versions);
   const writes = (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>) =>
-    services.core.auditedWrites(req, reply, () => ifMatch(req, reply, work));
+    services.core.auditedWrites(req, reply, () => ifMatch(req, reply, () => events.around(req, reply, work)));
   app.addHook('onRoute', (route) => {
     // Fail at start-up rather than ship a route nobody thought to protect.
     if (!route.config?.permission) {
@@ -58,8 +62,6 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
   // A strong ETag on every record and list answer, 304 to a matching If-None-Match; a key's
   // reads may be kept by its own client but revalidated each time.
   app.addHook('onSend', validators((req) => (req.method === 'GET' || req.method === 'HEAD' ? 'private, no-cache' : undefined)));
-  // Each successful write emits its record event and purge to the media's webhooks, once the answer has left.
-  const events = webhookEventHooks(services.core.webhooks.emit, app.log);
   app.addHook('onSend', events.onSend);
   app.addHook('onResponse', events.onResponse);
   await applyRateLimit(app, {

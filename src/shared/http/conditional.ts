@@ -116,15 +116,13 @@ interface VersionSource {
 const paramsOf = (url: string) => url.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
 
 /**
- * If-Match (RFC 9110 13.1.1) on every write of a tree (route config `around`, inside the write's
- * transaction). The version a client names is the strong ETag of what a GET answers: the GET of
- * the write's own path (a record, a set of blocks or slots), else of the nearest path above it
- * that has one (a block's set, the record a sub-resource belongs to). That answer is made with
- * the GET's own handler and serializer, so the tag is byte for byte the one the GET sent. A
- * write with no such GET matches only `*`. The aggregate of the addressed record checks again
- * under its row lock (`precondition`).
+ * What a write's target looks like now, read in the write's own transaction: the answer of the
+ * GET of the write's own path (a record, a set of blocks or slots), else of the nearest path above
+ * it that has one (a block's set, the record a sub-resource belongs to), made with that GET's own
+ * handler (its query left to its defaults) and serializer, so that its tag is byte for byte the
+ * one the GET sent. `body` is null when the tree has no such GET, or the GET answers nothing.
  */
-export function conditionalWrites(routes: () => readonly RouteEntry[], tree: RouteEntry['interface']) {
+export function currentVersions(routes: () => readonly RouteEntry[], tree: RouteEntry['interface']) {
   const sources = new Map<string, VersionSource | null>();
   const sourceOf = (url: string): VersionSource | null => {
     let found = sources.get(url);
@@ -139,8 +137,9 @@ export function conditionalWrites(routes: () => readonly RouteEntry[], tree: Rou
     return found;
   };
 
-  /** The ETag of the version source's answer now, read in the caller's transaction; null when it has none. */
-  const currentTag = async (source: VersionSource, req: FastifyRequest, reply: FastifyReply): Promise<string | null> => {
+  const body = async (req: FastifyRequest, reply: FastifyReply): Promise<{ body: unknown; source: VersionSource } | null> => {
+    const source = sourceOf(req.routeOptions.url ?? '');
+    if (!source) return null;
     const all = (req.params ?? {}) as Record<string, string>;
     const params = Object.fromEntries(source.params.map((name) => [name, all[name]]));
     const { def } = source;
@@ -151,25 +150,45 @@ export function conditionalWrites(routes: () => readonly RouteEntry[], tree: Rou
     };
     const status = reply.statusCode;
     try {
-      const body = await precondition.exit(() => def.handler(contextOf(req), input as never, reply));
-      if (body === reply || body === undefined) return null;
-      const schema = (def.response as Record<number, unknown>)[200];
-      return schema ? etagOf(reply.serializeInput(body, schema as never) as string) : null;
+      const answer = await precondition.exit(() => def.handler(contextOf(req), input as never, reply));
+      return answer === reply || answer === undefined ? null : { body: answer, source };
     } finally {
       reply.status(status);
     }
   };
 
+  return {
+    /** Whether the write's path has a GET to read its version from. */
+    has: (req: FastifyRequest): boolean => sourceOf(req.routeOptions.url ?? '') !== null,
+    /** The current answer of that GET, as its handler returns it. */
+    body: async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => (await body(req, reply))?.body ?? null,
+    /** The strong ETag that GET would send now; null when there is none. */
+    async tag(req: FastifyRequest, reply: FastifyReply): Promise<string | null> {
+      const current = await body(req, reply);
+      const schema = current && (current.source.def.response as Record<number, unknown>)[200];
+      return schema ? etagOf(reply.serializeInput(current.body as never, schema as never) as string) : null;
+    },
+  };
+}
+
+export type CurrentVersions = ReturnType<typeof currentVersions>;
+
+/**
+ * If-Match (RFC 9110 13.1.1) on every write of a tree (route config `around`, inside the write's
+ * transaction). The version a client names is the strong ETag of what a GET answers now
+ * (`currentVersions`); a write with no such GET matches only `*`. The aggregate of the
+ * addressed record checks again under its row lock (`precondition`).
+ */
+export function conditionalWrites(versions: CurrentVersions) {
   return async (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> => {
     const header = req.headers['if-match'];
     if (typeof header !== 'string' || req.method === 'GET' || req.method === 'POST') return work();
-    const source = sourceOf(req.routeOptions.url ?? '');
-    if (!source) {
+    if (!versions.has(req)) {
       if (header.split(',').some((tag) => tag.trim() === '*')) return work();
       throw preconditionFailed();
     }
     const check = async () => {
-      const etag = await currentTag(source, req, reply);
+      const etag = await versions.tag(req, reply);
       return etag !== null && matchesIfMatch(header, etag);
     };
     if (!(await check())) throw preconditionFailed();

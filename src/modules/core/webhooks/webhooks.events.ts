@@ -63,14 +63,28 @@ export function recordEventOf(write: {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** What a write's target holds now (shared/http/conditional.ts `currentVersions`). */
+interface Current {
+  body: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
+
+/** The status a write sets: the body's `status_id`, when it is a uuid. */
+const statusSet = (req: FastifyRequest): string | undefined => {
+  const status = (req.body as { status_id?: unknown } | undefined)?.status_id;
+  return typeof status === 'string' && isUuid(status) ? status : undefined;
+};
+
 /**
  * The Backoffice's event hooks: `onSend` keeps a successful create's answer id, `onResponse`
  * (after the answer has left) emits the record's event and its purge. A replayed idempotent
  * answer emits nothing (the first one did); webhooks' own routes emit nothing. Emitting never
- * fails nor slows a request: its errors are logged.
+ * fails nor slows a request: its errors are logged. `around` (inside the write's transaction,
+ * before its work) notes the status a record had before a write that sets one, so that
+ * `.published` follows a change into a published status, not every save that repeats it.
  */
-export function webhookEventHooks(emit: (mediaId: string, events: WebhookEvent[]) => Promise<void>, logger: FastifyBaseLogger) {
+export function webhookEventHooks(emit: (mediaId: string, events: WebhookEvent[]) => Promise<void>, logger: FastifyBaseLogger, current: Current) {
   const answerIds = new WeakMap<FastifyRequest, string>();
+  const statusBefore = new WeakMap<FastifyRequest, string | null>();
   const isWrite = (req: FastifyRequest, reply: FastifyReply) =>
     WRITES.has(req.method) &&
     reply.statusCode >= 200 &&
@@ -79,6 +93,14 @@ export function webhookEventHooks(emit: (mediaId: string, events: WebhookEvent[]
     !req.routeOptions.url?.startsWith('/core/v2/webhooks') &&
     reply.getHeader('idempotent-replayed') === undefined;
   return {
+    around: async (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> => {
+      if ((req.method === 'PATCH' || req.method === 'PUT') && statusSet(req)) {
+        const before = (await current.body(req, reply)) as { data?: { status_id?: unknown } } | null;
+        const status = before?.data?.status_id;
+        statusBefore.set(req, typeof status === 'string' ? status : null);
+      }
+      return work();
+    },
     onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       if (req.method === 'POST' && typeof payload === 'string' && isWrite(req, reply) && payload.startsWith('{"data":{')) {
         const id = /^\{"data":\{"id":"([0-9a-f-]{36})"/.exec(payload)?.[1];
@@ -98,12 +120,14 @@ export function webhookEventHooks(emit: (mediaId: string, events: WebhookEvent[]
       });
       if (!event) return;
       const data = { id: event.id, record: event.kind, operation_id: req.routeOptions.config.operationId ?? null };
-      // A write that sets a status (a content created or moved into one) publishes the record
-      // when that status is a published one; the service checks which it is.
-      const status = (req.body as { status_id?: unknown } | undefined)?.status_id;
+      // A write that sets a status (a content created in one or moved into one) publishes the
+      // record when that status is a published one (the service checks which it is), unless the
+      // record had that status already.
+      const status = statusSet(req);
+      const moved = status !== undefined && event.action !== 'deleted' && statusBefore.get(req) !== status;
       emit(req.principal.mediaId, [
         { type: `${event.kind}.${event.action}`, data },
-        ...(typeof status === 'string' && isUuid(status) && event.action !== 'deleted' ? [{ type: `${event.kind}.published`, data, ifPublished: status }] : []),
+        ...(moved ? [{ type: `${event.kind}.published`, data, ifPublished: status }] : []),
         // The record's key, and its collection's: a list holding it (or now missing it) is stale too.
         { type: 'purge', data: { surrogate_keys: [event.kind, `${event.kind}:${event.id}`] } },
       ]).catch((err: unknown) =>
