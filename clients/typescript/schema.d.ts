@@ -4747,7 +4747,7 @@ export interface paths {
         };
         /**
          * Random ads
-         * @description Up to `count` different running ads, drawn at random with weight `priority` without repeats, in draw order, each with one of its creatives chosen at random. Running: now lies in the ad's window, its advertiser is active and it has a creative to show (HTML, or an image uploaded to it). Placed on the whole media, or on `issue_id` when given. Impressions and clicks are not counted.
+         * @description Up to `count` different running ads, drawn at random with weight `priority` without repeats, in draw order, each with one of its creatives chosen at random. Running: now lies in the ad's window, its advertiser is active and it has a creative to show (HTML, or an image uploaded to it). Placed on the whole media, or on `issue_id` when given. Impressions and clicks are not counted. Each answer is a new draw: `Cache-Control: no-store`, never cached.
          */
         get: operations["readerRandomAds"];
         put?: never;
@@ -5580,7 +5580,7 @@ export interface paths {
         /**
          * Random ads (AdOps V1)
          * @deprecated
-         * @description Deprecated: use the Reader operation GET /api/media/v1/ads/random. Up to `count` different running ads, drawn at random with weight `priority` without repeats, in draw order, each with one of its creatives chosen at random. Running: now lies in the ad's window, its advertiser is active and it has a creative to show (HTML, or an image uploaded to it). Placed on the whole media, or on `issue_id` when given. Impressions and clicks are not counted.
+         * @description Deprecated: use the Reader operation GET /api/media/v1/ads/random. Up to `count` different running ads, drawn at random with weight `priority` without repeats, in draw order, each with one of its creatives chosen at random. Running: now lies in the ad's window, its advertiser is active and it has a creative to show (HTML, or an image uploaded to it). Placed on the whole media, or on `issue_id` when given. Impressions and clicks are not counted. Each answer is a new draw: `Cache-Control: no-store`, never cached.
          */
         get: operations["publicRandomAdsV1"];
         put?: never;
@@ -5601,7 +5601,7 @@ export interface paths {
         /**
          * Random ads (AdOps V2)
          * @deprecated
-         * @description Deprecated: use the Reader operation GET /api/media/v1/ads/random. Up to `count` different running ads, drawn at random with weight `priority` without repeats, in draw order, each with one of its creatives chosen at random. Running: now lies in the ad's window, its advertiser is active and it has a creative to show (HTML, or an image uploaded to it). Placed on the whole media, or on `issue_id` when given. Impressions and clicks are not counted.
+         * @description Deprecated: use the Reader operation GET /api/media/v1/ads/random. Up to `count` different running ads, drawn at random with weight `priority` without repeats, in draw order, each with one of its creatives chosen at random. Running: now lies in the ad's window, its advertiser is active and it has a creative to show (HTML, or an image uploaded to it). Placed on the whole media, or on `issue_id` when given. Impressions and clicks are not counted. Each answer is a new draw: `Cache-Control: no-store`, never cached.
          */
         get: operations["publicRandomAds"];
         put?: never;

@@ -80,7 +80,8 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     const { successor, publicIndex } = req.routeOptions.config;
     if (!publicIndex) markDeprecated(reply, config.publicApiSunset, successor && successorPath(successor, req.params));
     // Published data may be cached a minute by browsers and shared caches; errors are not.
-    reply.header('cache-control', reply.statusCode < 300 || reply.statusCode === 304 ? 'public, max-age=60' : 'no-store');
+    const success = reply.statusCode < 300 || reply.statusCode === 304;
+    reply.header('cache-control', success ? (req.routeOptions.config.cacheControl ?? 'public, max-age=60') : 'no-store');
   });
   // The Backoffice's and Reader's validators (a strong ETag of the bytes, 304 to If-None-Match,
   // HEAD alike), after the onSend above: its Cache-Control stands, and the ETag hashes the answer as sent.

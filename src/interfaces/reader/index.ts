@@ -93,6 +93,8 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     validators((req, reply) => {
       const read = req.method === 'GET' || req.method === 'HEAD';
       if (!read || (reply.statusCode >= 300 && reply.statusCode !== 304)) return 'no-store';
+      const own = req.routeOptions.config.cacheControl;
+      if (own) return own;
       const { scope, readerRequired } = req.routeOptions.config;
       if (readerRequired || scope?.startsWith('account:') || req.bearer?.kind === 'reader') return 'private, no-store';
       // The media comes from a header: a shared cache keeps one answer per media.

@@ -131,6 +131,11 @@ declare module 'fastify' {
     /** The declaration the route was made from, for another interface's twin of it (a Public operation serving a Reader one). */
     routeDef?: AnyRouteDef;
     /**
+     * The Cache-Control of the route's success answers, when its tree's rule does not fit (an
+     * answer drawn at random, which a shared cache must not hand to everyone): kept by every tree.
+     */
+    cacheControl?: string;
+    /**
      * What the handler's work runs inside, set by a tree for its writes (the Backoffice's request
      * transaction and audit row): it gets the work and answers what the work answers.
      */

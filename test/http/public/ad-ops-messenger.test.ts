@@ -97,7 +97,8 @@ describe('Public (deprecated) random ads under AdOps V1 and V2', () => {
     const url = (mediaId: string, query = '') => `${AD_OPS}/${version}/medias/${mediaId}/ads${query}`;
 
     it(`${version}: draws the running ads exactly as the Reader does, linking it as successor`, async () => {
-      const res = await publicGet(ctx.app, url(media.mediaId, '?count=5'), '/api/media/v1/ads/random');
+      // Each answer is a draw of its own: no cache may hand it to another visitor.
+      const res = await publicGet(ctx.app, url(media.mediaId, '?count=5'), '/api/media/v1/ads/random', 'no-store');
       expect(res.statusCode).toBe(200);
       expect(res.json().data).toEqual([
         expect.objectContaining({ id: adId, name: 'Spring sale', advertiser_id: activeAdvertiser.id, creative: expect.objectContaining({ kind: 'html', html: '<p>Buy</p>' }) }),
@@ -109,7 +110,7 @@ describe('Public (deprecated) random ads under AdOps V1 and V2', () => {
       await expectPublicNotFound(ctx.app, url(randomUUID()), 'media_not_found');
       await expectPublicBadId(ctx.app, url('x'));
       expect((await publicGet(ctx.app, url(media.mediaId, '?count=11'))).statusCode).toBe(400);
-      expect((await publicGet(ctx.app, url(other.mediaId))).json().data).toEqual([]);
+      expect((await publicGet(ctx.app, url(other.mediaId), undefined, 'no-store')).json().data).toEqual([]);
     });
   }
 });

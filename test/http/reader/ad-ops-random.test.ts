@@ -115,6 +115,8 @@ describe('GET /api/media/v1/ads/random', () => {
     const id = await own.ad({ creative: 'image' });
     const res = await (await readerOf(seeded)).get('/api/media/v1/ads/random');
     expect(res.statusCode, res.body).toBe(200);
+    // Each answer is a draw of its own: no cache may hand it to another reader.
+    expect(res.headers['cache-control']).toBe('no-store');
     const ad = (await own.api.get(`/ad-ops/v2/ads/${id}`)).json().data;
     const creative = (await own.api.get(`/ad-ops/v2/ads/${id}/creatives`)).json().data[0];
     expect(res.json()).toEqual({

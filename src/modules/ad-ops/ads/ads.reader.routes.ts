@@ -62,9 +62,10 @@ export const adsReaderRoutes: FastifyPluginAsyncZod<{ ads: AdsService; urlOf: Im
       'Up to `count` different running ads, drawn at random with weight `priority` without repeats, in draw order, each with ' +
       "one of its creatives chosen at random. Running: now lies in the ad's window, its advertiser is active and it has a " +
       "creative to show (HTML, or an image uploaded to it). Placed on the whole media, or on `issue_id` when given. " +
-      'Impressions and clicks are not counted.',
+      'Impressions and clicks are not counted. Each answer is a new draw: `Cache-Control: no-store`, never cached.',
     tag: adOpsTags.readerAds,
     access: { scope: 'media:read' },
+    config: { cacheControl: 'no-store' },
     querystring: randomQuery,
     response: { 200: z.object({ data: z.array(readerAdSchema) }) },
     handler: async (ctx, { query }) => ({ data: (await ads.random(ctx, query)).map((row) => toReaderAd(row, urlOf)) }),
