@@ -19,7 +19,7 @@ interface PoolLike {
  * waits for the statements in flight: pg-boss marks a finished job complete or failed without
  * awaiting it, so its stop can resolve with that statement still running.
  */
-export function bossDb(db: Db): PgBoss.Db & { settled: () => Promise<void> } {
+export function bossDb(db: Db): PgBoss.Db & { settled: () => Promise<void>; readonly idle: boolean } {
   const client = (db as unknown as { $client: PgliteLike | PoolLike }).$client;
   const run =
     'exec' in client
@@ -44,6 +44,9 @@ export function bossDb(db: Db): PgBoss.Db & { settled: () => Promise<void> } {
     },
     async settled() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+    get idle() {
+      return inFlight.size === 0;
     },
   };
 }
@@ -76,6 +79,16 @@ export function createJobRunner(deps: { db: Db; logger: Logger }) {
   const adapter = bossDb(deps.db);
   let starting: Promise<void> | undefined;
   let stopped = false;
+  /** Sends under way: stop waits for them, so that none reaches the database after it closed. */
+  const sending = new Set<Promise<void>>();
+  /** Batches being worked: pg-boss may still hand one over that it fetched as it stopped. */
+  const working = new Set<Promise<void>>();
+  const track = <T>(set: Set<Promise<T>>, work: Promise<T>): Promise<T> => {
+    set.add(work);
+    const done = () => void set.delete(work);
+    work.then(done, done);
+    return work;
+  };
 
   const start = (): Promise<void> => {
     starting ??= (async () => {
@@ -86,7 +99,10 @@ export function createJobRunner(deps: { db: Db; logger: Logger }) {
       for (const [name, def] of defs) {
         await instance.createQueue(name);
         const options = { batchSize: def.batchSize ?? 10, pollingIntervalSeconds: def.pollingIntervalSeconds ?? 0.5 };
-        workers.set(name, await instance.work<object>(name, options, (jobs) => def.work(jobs.map((job) => job.data))));
+        // A batch handed over once the runner stops fails (pg-boss retries it at the next start).
+        const work = (jobs: Array<{ data: object }>) =>
+          stopped ? Promise.reject(new Error('the job runner is stopping')) : track(working, def.work(jobs.map((job) => job.data)));
+        workers.set(name, await instance.work<object>(name, options, work));
         if (def.cron) await instance.schedule(name, def.cron, {}, { tz: 'UTC' });
       }
       for (const def of defs.values()) await def.onStart?.();
@@ -102,12 +118,16 @@ export function createJobRunner(deps: { db: Db; logger: Logger }) {
     /** Declares a queue (before the app is ready); its `send` queues one job, at `at` or now. */
     queue<T extends object>(name: string, def: QueueDef<T>) {
       defs.set(name, def as unknown as QueueDef<object>);
-      const sendNow = async (data: T, at?: Date): Promise<void> => {
-        if (stopped) return;
-        if (!boss) await start();
-        await boss!.send(name, data, { ...def.retry, ...(at && { startAfter: at }) });
-        const worker = workers.get(name);
-        if (!at && worker) boss!.notifyWorker(worker);
+      // A job asked for once the runner stops is not queued: its row waits (hasPending) for the next start.
+      const sendNow = (data: T, at?: Date): Promise<void> => {
+        if (stopped) return Promise.resolve();
+        const sent = (async () => {
+          if (!boss) await start();
+          await boss!.send(name, data, { ...def.retry, ...(at && { startAfter: at }) });
+          const worker = workers.get(name);
+          if (!at && worker) boss!.notifyWorker(worker);
+        })();
+        return track(sending, sent);
       };
       return {
         /** Inside a request transaction, the job is queued once it commits (and not when it rolls back). */
@@ -132,8 +152,15 @@ export function createJobRunner(deps: { db: Db; logger: Logger }) {
       if (stopped) return;
       stopped = true;
       await starting?.catch(() => undefined);
+      await Promise.allSettled([...sending]);
       await boss?.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
-      await adapter.settled();
+      // What pg-boss still does after its stop resolved (a batch fetched as it stopped, the complete
+      // or fail it sends without awaiting) finishes before the database may close.
+      do {
+        await Promise.allSettled([...working]);
+        await adapter.settled();
+        await new Promise((resolve) => setImmediate(resolve));
+      } while (working.size > 0 || !adapter.idle);
     },
   };
 }
