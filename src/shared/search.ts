@@ -1,6 +1,7 @@
 import { type Placeholder, type SQL, getTableName, sql } from 'drizzle-orm';
-import { type PgColumn, type PgTable, customType } from 'drizzle-orm/pg-core';
+import { type ExtraConfigColumn, type PgColumn, type PgTable, customType, index, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { deletedAt, timestamps } from '../db/columns.js';
 
 /**
  * Full-text search, written once (CONVENTIONS, "Reader lists, assocs and search"): each
@@ -12,6 +13,32 @@ import { z } from 'zod';
 
 /** A stored search document. */
 export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** The columns a searchable language entry ends with: its configuration, its document, timestamps and soft delete. */
+export const searchableEntryColumns = () => ({
+  searchConfig: text('search_config').notNull(),
+  search: tsvector('search'),
+  ...timestamps(),
+  deletedAt: deletedAt(),
+});
+
+/**
+ * The indexes of a table of searchable language entries (`<table>_…`): one live entry per parent
+ * and locale, the parent's lookups, and over live rows the document's GIN and the title's trigram
+ * GIN (for typo matches). Named from the columns: `profile_id` → `_profile_idx`, `name_text` → `_name_trgm_idx`.
+ */
+export function searchableEntryIndexes(
+  table: string,
+  t: { parent: ExtraConfigColumn; locale: ExtraConfigColumn; search: ExtraConfigColumn; title: ExtraConfigColumn; deletedAt: ExtraConfigColumn },
+) {
+  const live = sql`${t.deletedAt} is null`;
+  return [
+    uniqueIndex(`${table}_live_uq`).on(t.parent, t.locale).where(live),
+    index(`${table}_${t.parent.name.replace(/_id$/, '')}_idx`).on(t.parent),
+    index(`${table}_search_idx`).using('gin', t.search).where(live),
+    index(`${table}_${t.title.name.replace(/_text$/, '')}_trgm_idx`).using('gin', t.title.op('gin_trgm_ops')).where(live),
+  ];
+}
 
 /** The text-search configurations of the languages PostgreSQL stems; any other language is `simple`. */
 const CONFIG_BY_LANGUAGE: Record<string, string> = {

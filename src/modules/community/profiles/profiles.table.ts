@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deletedAt, idColumn, timestamps, tstz } from '../../../db/columns.js';
 import { blockColumns } from '../../../shared/blocks.js';
-import { tsvector } from '../../../shared/search.js';
+import { searchableEntryColumns, searchableEntryIndexes } from '../../../shared/search.js';
 import { categories } from '../../core/categories/categories.table.js';
 import { mediaIdColumn, statuses, workspaces } from '../../core/tenancy/tenancy.table.js';
 import { profileTypes } from '../profile-types/profile-types.table.js';
@@ -183,23 +183,9 @@ export const profileLocales = pgTable(
     descriptionText: text('description_text'),
     /** The profile's names (a person's first, last and other name; another kind's name), kept for search. */
     nameText: text('name_text').notNull().default(''),
-    searchConfig: text('search_config').notNull(),
-    search: tsvector('search'),
-    ...timestamps(),
-    deletedAt: deletedAt(),
+    ...searchableEntryColumns(),
   },
-  (t) => [
-    uniqueIndex('profile_locales_live_uq')
-      .on(t.profileId, t.locale)
-      .where(sql`${t.deletedAt} is null`),
-    index('profile_locales_profile_idx').on(t.profileId),
-    index('profile_locales_search_idx')
-      .using('gin', t.search)
-      .where(sql`${t.deletedAt} is null`),
-    index('profile_locales_name_trgm_idx')
-      .using('gin', t.nameText.op('gin_trgm_ops'))
-      .where(sql`${t.deletedAt} is null`),
-  ],
+  (t) => searchableEntryIndexes('profile_locales', { parent: t.profileId, locale: t.locale, search: t.search, title: t.nameText, deletedAt: t.deletedAt }),
 );
 
 /** A profile's metadata: ordered key/value entries, one per key. */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deletedAt, idColumn, newId, timestamps, tstz } from '../../../db/columns.js';
 import { blockColumns } from '../../../shared/blocks.js';
-import { tsvector } from '../../../shared/search.js';
+import { searchableEntryColumns, searchableEntryIndexes } from '../../../shared/search.js';
 import { categories } from '../../core/categories/categories.table.js';
 import { mediaIdColumn, statuses, workspaces } from '../../core/tenancy/tenancy.table.js';
 import { templates } from '../templates/templates.table.js';
@@ -80,23 +80,9 @@ export const contentLocales = pgTable(
     /** The image (one) or the slideshow's images (in order), resolved on every read. */
     visualImageIds: uuid('visual_image_ids').array(),
     visualVideo: jsonb('visual_video'),
-    searchConfig: text('search_config').notNull(),
-    search: tsvector('search'),
-    ...timestamps(),
-    deletedAt: deletedAt(),
+    ...searchableEntryColumns(),
   },
-  (t) => [
-    uniqueIndex('content_locales_live_uq')
-      .on(t.contentId, t.locale)
-      .where(sql`${t.deletedAt} is null`),
-    index('content_locales_content_idx').on(t.contentId),
-    index('content_locales_search_idx')
-      .using('gin', t.search)
-      .where(sql`${t.deletedAt} is null`),
-    index('content_locales_title_trgm_idx')
-      .using('gin', t.titleText.op('gin_trgm_ops'))
-      .where(sql`${t.deletedAt} is null`),
-  ],
+  (t) => searchableEntryIndexes('content_locales', { parent: t.contentId, locale: t.locale, search: t.search, title: t.titleText, deletedAt: t.deletedAt }),
 );
 
 /** A content's categories, in the order sent. */
