@@ -117,7 +117,7 @@ export const liveIdsIn =
     return new Set(list.map((r) => r.id));
   };
 
-export interface RecordSpec<R extends PgTable, P extends PartDefs, V extends string> {
+export interface RecordSpec<R extends PgTable, P extends PartDefs, V extends string = never> {
   agg: Aggregate<R, P, V>;
   notFound: () => AppError;
   conflict: () => AppError;
@@ -134,7 +134,7 @@ export interface RecordSpec<R extends PgTable, P extends PartDefs, V extends str
   orderName?: string;
 }
 
-export function recordService<R extends PgTable, P extends PartDefs, V extends string>(
+export function recordService<R extends PgTable, P extends PartDefs, V extends string = never>(
   deps: { db: Db; pager: Paginator },
   spec: RecordSpec<R, P, V>,
 ) {

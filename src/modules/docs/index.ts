@@ -7,7 +7,6 @@ import type { CoreServices } from '../core/index.js';
 // Core's index does not export the category summary's schema yet; the Reader assocs need it.
 import { readerCategorySchema } from '../core/categories/categories.schemas.js';
 import { contentTypesBackofficeRoutes } from './content-types/content-types.backoffice.routes.js';
-import { createContentTypesRepository } from './content-types/content-types.repository.js';
 import { createContentTypesService } from './content-types/content-types.service.js';
 import { imageUrls } from './contents/contents.assets.js';
 import { contentsBackofficeRoutes } from './contents/contents.backoffice.routes.js';
@@ -43,7 +42,7 @@ export function createDocsServices(deps: {
   missingPeople?: (executor: Executor, mediaId: string, ids: string[]) => Promise<string[]>;
 }) {
   const { db, pager, core } = deps;
-  const contentTypes = createContentTypesService({ db, repo: createContentTypesRepository(pager) });
+  const contentTypes = createContentTypesService({ db, pager });
   const templates = createTemplatesService({ db, repo: createTemplatesRepository(pager), contentTypes });
   const contents = createContentsService({
     db,

@@ -5,7 +5,6 @@ import type { Paginator } from '../../shared/paging.js';
 import type { CoreServices } from '../core/index.js';
 import { type DocsServices, imageUrls } from '../docs/index.js';
 import { issueTypesBackofficeRoutes } from './issue-types/issue-types.backoffice.routes.js';
-import { createIssueTypesRepository } from './issue-types/issue-types.repository.js';
 import { createIssueTypesService } from './issue-types/issue-types.service.js';
 import { issuesBackofficeRoutes } from './issues/issues.backoffice.routes.js';
 import { issueMappers } from './issues/issues.mappers.js';
@@ -37,7 +36,7 @@ export function createMagazinesServices(deps: {
   publicBaseUrl?: string | undefined;
 }) {
   const { db, pager, core, docs } = deps;
-  const issueTypes = createIssueTypesService({ db, repo: createIssueTypesRepository(pager) });
+  const issueTypes = createIssueTypesService({ db, pager });
   const issuesService = createIssuesService({ db, repo: createIssuesRepository(pager), issueTypes, core, docs: docs.contents });
   return {
     issueTypes,

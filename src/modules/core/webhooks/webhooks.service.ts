@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { newId } from '../../../db/columns.js';
 import type { Db } from '../../../db/client.js';
 import type { JobRunner } from '../../../db/job-queue.js';
-import type { Aggregate } from '../../../shared/aggregate.js';
 import type { RequestContext } from '../../../shared/http/route.js';
 import type { Paginator } from '../../../shared/paging.js';
 import { recordService } from '../../../shared/records.js';
@@ -45,7 +44,7 @@ interface WebhookBody {
  */
 export function createWebhooksService(deps: { db: Db; pager: Paginator; jobs: JobRunner; options: WebhooksOptions }) {
   const { db, pager, options } = deps;
-  const records = recordService({ db, pager }, { agg: webhookAggregate as unknown as Aggregate<typeof webhooks, NoParts, string>, notFound: coreErrors.webhookNotFound, conflict: coreErrors.webhookConflict });
+  const records = recordService<typeof webhooks, NoParts>({ db, pager }, { agg: webhookAggregate, notFound: coreErrors.webhookNotFound, conflict: coreErrors.webhookConflict });
 
   const checkUrl = async (url: string | undefined) => {
     if (url === undefined) return;
