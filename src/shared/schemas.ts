@@ -2,6 +2,9 @@ import { z } from 'zod';
 
 export const uuid = z.uuid();
 
+/** A record key (a template's, a workspace's, a topic's…): what programs and templates refer to. */
+export const recordKey = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)');
+
 /** A timestamp as the service writes it: ISO 8601, UTC, milliseconds. */
 export const isoTimestamp = z.iso.datetime().meta({ example: '2026-11-21T22:44:08.123Z' });
 

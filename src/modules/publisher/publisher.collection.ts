@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.js';
 import type { FeedContent } from '../docs/index.js';
 import type { PgTable } from 'drizzle-orm/pg-core';
@@ -10,14 +10,11 @@ import { type StandardOp, backofficeResource } from '../../shared/http/resource.
 import type { RequestContext, ZodApp } from '../../shared/http/route.js';
 import { isUuid } from '../../shared/ids.js';
 import type { Paginator } from '../../shared/paging.js';
-import type { PagingQuery } from '../../shared/schemas.js';
+import { type PagingQuery, recordKey } from '../../shared/schemas.js';
 import { type Reference, recordService, wireOf } from '../../shared/records.js';
 
 /** A record's key: lower-case letters, digits, - and _, unique among the media's live records of its kind. */
-export const keyInput = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)')
-  .describe('Stable handle, unique among the live records of this kind in the media');
+export const keyInput = recordKey.describe('Stable handle, unique among the live records of this kind in the media');
 
 /** What the publisher's collections check their references against (injected by the container). */
 export interface PublisherDeps {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { localesMeta } from '../../../shared/http/reader.js';
-import { isoTimestamp, uuid } from '../../../shared/schemas.js';
+import { isoTimestamp, recordKey, uuid } from '../../../shared/schemas.js';
 
 export const PROFILE_KINDS = ['event', 'organization', 'person', 'project'] as const;
 
@@ -36,7 +36,7 @@ export const readerProfileTypeSchema = z
 export const profileTypeCreateBody = z
   .strictObject({
     kind: z.enum(PROFILE_KINDS),
-    key: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)'),
+    key: recordKey,
     name: z.string().trim().min(1).max(200),
     ...flags(() => z.boolean().optional()),
     metadata: z

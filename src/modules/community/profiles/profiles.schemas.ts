@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { blockInput, blockSchema } from '../../../shared/blocks.js';
 import { richHtml } from '../../../shared/html.js';
 import { localeQuery, localesMeta } from '../../../shared/http/reader.js';
-import { isoTimestamp, locale, pagingQuery, timestampInput, uuid } from '../../../shared/schemas.js';
+import { isoTimestamp, locale, pagingQuery, recordKey, timestampInput, uuid } from '../../../shared/schemas.js';
 import { searchText } from '../../../shared/search.js';
 import type { KindDef } from './profiles.kind.js';
 
@@ -93,7 +93,7 @@ export const metadataEntrySchema = z.object({ key: z.string(), value: z.string()
 export const profileTypeSwitchBody = z.strictObject({ profile_type_id: uuid }).meta({ id: 'ProfileTypeSwitch' });
 
 const blockLocales = localeSet(z.strictObject({ locale, title: z.string().trim().min(1).max(500) }));
-const blockKey = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)');
+const blockKey = recordKey;
 
 export const profileBlocksBody = z
   .strictObject({

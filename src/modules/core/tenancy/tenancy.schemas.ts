@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, locale, uuid } from '../../../shared/schemas.js';
+import { isoTimestamp, locale, recordKey, uuid } from '../../../shared/schemas.js';
 
 export const mediaSchema = z
   .object({
@@ -20,10 +20,7 @@ export const mediaUpdateBody = z
   })
   .meta({ id: 'MediaUpdate' });
 
-const workspaceKey = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)')
-  .describe('Stable handle, unique within the media');
+const workspaceKey = recordKey.describe('Stable handle, unique within the media');
 
 export const workspaceSchema = z
   .object({

@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, uuid } from '../../../shared/schemas.js';
-
-/** A record key: what programs and templates refer to. */
-export const recordKey = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)');
+import { isoTimestamp, recordKey, uuid } from '../../../shared/schemas.js';
 
 export const contentTypeSchema = z
   .object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BLOCK_KINDS } from '../../../shared/blocks.js';
 import { isoTimestamp, uuid } from '../../../shared/schemas.js';
-import { recordKey } from '../content-types/content-types.schemas.js';
+import { recordKey } from '../../../shared/schemas.js';
 
 const blockKind = z.enum(BLOCK_KINDS);
 export const metadataKey = z.string().min(1).max(100);

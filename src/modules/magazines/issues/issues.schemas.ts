@@ -4,7 +4,7 @@ import { richHtml } from '../../../shared/html.js';
 import { localeQuery, localesMeta } from '../../../shared/http/reader.js';
 import { isoTimestamp, locale, pagingQuery, uuid } from '../../../shared/schemas.js';
 import { searchText } from '../../../shared/search.js';
-import { recordKey } from '../issue-types/issue-types.schemas.js';
+import { recordKey } from '../../../shared/schemas.js';
 
 export const ISSUE_VISUAL_TYPES = ['none', 'image'] as const;
 /** Section block settings: a JSON object of at most this many bytes. */

@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { isoTimestamp, uuid } from '../../../shared/schemas.js';
+import { isoTimestamp, recordKey, uuid } from '../../../shared/schemas.js';
 
-const topicKey = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)')
-  .describe('Stable handle, unique within the media (used for push channels and feeds)');
+const topicKey = recordKey.describe('Stable handle, unique within the media (used for push channels and feeds)');
 
 export const topicSchema = z
   .object({
