@@ -11,6 +11,14 @@ interface PoolLike {
   query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] } | Array<{ rows: unknown[] }>>;
 }
 
+/** Keeps `work` in `set` until it settles (what a stop must wait for); answers `work` itself. */
+function track<T>(set: Set<Promise<T>>, work: Promise<T>): Promise<T> {
+  set.add(work);
+  const done = () => void set.delete(work);
+  work.then(done, done);
+  return work;
+}
+
 /**
  * pg-boss's `db` adapter over the application's own database, so that the queue lives in the
  * same database on PostgreSQL (the app's pool) and on embedded PGlite (its one connection,
@@ -33,15 +41,9 @@ export function bossDb(db: Db): PgBoss.Db & { settled: () => Promise<void>; read
           // Several statements in one text answer one result each; pg-boss reads the last.
           return { rows: Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows };
         };
-  const inFlight = new Set<Promise<unknown>>();
+  const inFlight = new Set<Promise<{ rows: unknown[] }>>();
   return {
-    executeSql(text, values) {
-      const statement = run(text, values);
-      inFlight.add(statement);
-      const forget = () => inFlight.delete(statement);
-      statement.then(forget, forget);
-      return statement;
-    },
+    executeSql: (text, values) => track(inFlight, run(text, values)),
     async settled() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
@@ -83,12 +85,6 @@ export function createJobRunner(deps: { db: Db; logger: Logger }) {
   const sending = new Set<Promise<void>>();
   /** Batches being worked: pg-boss may still hand one over that it fetched as it stopped. */
   const working = new Set<Promise<void>>();
-  const track = <T>(set: Set<Promise<T>>, work: Promise<T>): Promise<T> => {
-    set.add(work);
-    const done = () => void set.delete(work);
-    work.then(done, done);
-    return work;
-  };
 
   const start = (): Promise<void> => {
     starting ??= (async () => {
