@@ -6,7 +6,7 @@ import { createAdOpsServices } from './modules/ad-ops/index.js';
 import { type ProfileKind, createCommunityServices, liveProfileIds, publishedProfileLinks } from './modules/community/index.js';
 import { type AssetsOptions, type WebhooksOptions, createCoreServices } from './modules/core/index.js';
 import { type MailTransport, createMessengerServices } from './modules/messenger/index.js';
-import { createDocsServices, feedContents, imageUrls, missingAssetImages, resolveAssetImages, liveContentIds, liveTemplateIds, publishedContentLinks } from './modules/docs/index.js';
+import { createDocsServices, feedContents, imageUrls, missingAssetImages, resolveAssetImages, liveContentIds, liveTemplateIds, publishedContentIds, publishedContentLinks } from './modules/docs/index.js';
 import { createMagazinesServices, issueExists } from './modules/magazines/index.js';
 import { createOAuthServices, issuerFor } from './modules/oauth/index.js';
 import { createPublisherServices } from './modules/publisher/index.js';
@@ -37,12 +37,20 @@ export async function createServices(deps: {
   // One pg-boss for every module's queue (messenger's sends, core's webhook deliveries).
   const jobs = createJobRunner({ db: deps.db, logger: deps.logger });
   const core = createCoreServices({ db: deps.db, pager, logger: deps.logger, jobs, cacheBus, ...(deps.assets && { assets: deps.assets }), ...(deps.webhooks && { webhooks: deps.webhooks }), ...(deps.auditRetentionDays && { auditRetentionDays: deps.auditRetentionDays }) });
-  // Content authors must be people of the media: community's public lookup, so docs never reads community's tables.
-  const missingPeople = async (db: Executor, mediaId: string, ids: string[]) => {
-    const live = await liveProfileIds(db, mediaId, 'people', ids);
+  // Content authors must be people of the media, a `profiles` block's ids profiles of it: community's public
+  // lookup, so docs never reads community's tables.
+  const missingOf = (kind: ProfileKind | null) => async (db: Executor, mediaId: string, ids: string[]) => {
+    const live = await liveProfileIds(db, mediaId, kind, ids);
     return ids.filter((id) => !live.has(id));
   };
-  const docs = createDocsServices({ db: deps.db, pager, core, publicBaseUrl: deps.publicBaseUrl, missingPeople });
+  const docs = createDocsServices({
+    db: deps.db,
+    pager,
+    core,
+    publicBaseUrl: deps.publicBaseUrl,
+    missingPeople: missingOf('people'),
+    missingProfiles: missingOf(null),
+  });
   const community = createCommunityServices({
     db: deps.db,
     pager,
@@ -52,6 +60,7 @@ export async function createServices(deps: {
       missingAssetImages,
       imageByKey: core.assets.imageByKey,
       liveContentIds,
+      publishedContentIds,
     },
     resolveImages: resolveAssetImages,
     urlOf: imageUrls(deps.publicBaseUrl),

@@ -50,6 +50,7 @@ export function createCommunityServices(deps: {
     missingCategories: async () => [],
     missingAssetImages: async () => [],
     liveContentIds: async (_executor, _mediaId, ids) => new Set(ids),
+    publishedContentIds: async (_executor, _mediaId, ids) => new Set(ids),
   };
   const resolveImages: ImagesResolver = deps.resolveImages ?? ((() => null) as unknown as ImagesResolver);
   return {

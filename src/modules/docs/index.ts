@@ -22,7 +22,7 @@ import { createTemplatesService } from './templates/templates.service.js';
 
 export type { ContentsService } from './contents/contents.service.js';
 // What other areas read of contents (publisher's references, RSS feeds and sitemaps), without their tables.
-export { feedContents, liveContentIds, liveTemplateIds, publishedContentLinks } from './contents/contents.public.js';
+export { feedContents, liveContentIds, liveTemplateIds, publishedContentIds, publishedContentLinks } from './contents/contents.public.js';
 export type { FeedContent } from './contents/contents.public.js';
 export type { ContentListing, ContentRecord, ContentsWithin } from './contents/contents.repository.js';
 export type { ContentMappers } from './contents/contents.mappers.js';
@@ -40,6 +40,8 @@ export function createDocsServices(deps: {
   publicBaseUrl?: string | undefined;
   /** Content authors must be people of the media: community's check, injected by the container. */
   missingPeople?: (executor: Executor, mediaId: string, ids: string[]) => Promise<string[]>;
+  /** A `profiles` block names live profiles of the media: community's check, injected by the container. */
+  missingProfiles?: (executor: Executor, mediaId: string, ids: string[]) => Promise<string[]>;
 }) {
   const { db, pager, core } = deps;
   const contentTypes = createContentTypesService({ db, pager });
@@ -48,7 +50,9 @@ export function createDocsServices(deps: {
     db,
     repo: createContentsRepository(pager),
     templates,
-    core: { assertLocales: core.tenancy.assertLocales, missingCategories: core.categories.missing, ...(deps.missingPeople && { missingPeople: deps.missingPeople }) },
+    core: { assertLocales: core.tenancy.assertLocales, missingCategories: core.categories.missing, ...(deps.missingPeople && { missingPeople: deps.missingPeople }),
+      ...(deps.missingProfiles && { missingProfiles: deps.missingProfiles }),
+    },
   });
   /** Categories in the Reader's assocs, as core serves them. */
   const categorySummaries = (mediaId: string, ids: string[], view: ReaderView) => core.categories.summaries(mediaId, ids, view);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../../setup/app.js';
+import { communityFixture, createProfile } from '../../setup/community.js';
 import { UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 import {
@@ -44,7 +45,7 @@ describe('content blocks: every kind of the shared union', () => {
     const image = await insertAssetImage(ctx.database.db, media.mediaId, { gravity: 'east' });
     const second = await insertAssetImage(ctx.database.db, media.mediaId, { locales: [] });
     const related = await createContent(api, fx);
-    const profile = randomUUID();
+    const profile = (await createProfile(api, await communityFixture(api, media.workspaceId), 'people')).id;
     const c = await createContent(api, fx);
     const bodies: Array<[Record<string, unknown>, Record<string, unknown>]> = [
       [
@@ -134,6 +135,13 @@ describe('content blocks: every kind of the shared union', () => {
     const rel = await post({ kind: 'related_contents', content_ids: [content.id, foreignContent.id] });
     expectError(rel, 404, 'content_not_found');
     expect(rel.json().details).toEqual([{ path: 'content_ids.1', message: 'is not a content of this media' }]);
+    const foreignProfile = await createProfile(client(ctx.app, other.keys.editor), await communityFixture(client(ctx.app, other.keys.editor), other.workspaceId), 'people');
+    const people = await post({ kind: 'profiles', profile_ids: [foreignProfile.id, randomUUID()] });
+    expectError(people, 404, 'profile_not_found');
+    expect(people.json().details).toEqual([
+      { path: 'profile_ids.0', message: 'is not a profile of this media' },
+      { path: 'profile_ids.1', message: 'is not a profile of this media' },
+    ]);
     expectError(await api.post(`/docs/v2/contents/${content.id}/blocks`, { locale: 'de', kind: 'richtext', content_html: 'x' }), 404, 'locale_not_found');
 
     const type = await createContentType(api);

@@ -184,6 +184,32 @@ describe('each kind on the Reader: paginated, search, by id, block by id', () =>
     const got = await reader.get(`${base}/${rec.id}/blocks/${block.id}?locale=fr`);
     expect(got.json()).toEqual({ data: { id: block.id, key: 'news', position: 0, title: 'Actualités', entries: [{ id: expect.any(String), content_id: content.id, relation_id: null }] } });
     expectError(await reader.get(`${base}/${rec.id}/blocks/${randomUUID()}`), 404, 'block_not_found');
+    // Readers see only what they may: no entry of a draft content, no relation to a draft or deleted profile.
+    const draftContent = await createContent(api, docs, { status_id: docs.statuses.draft });
+    const gone = await createProfile(api, f, 'people', { locales: [{ locale: 'en' }] });
+    await api.put(`/community/v2/${kind}/${rec.id}/blocks/${block.id}/entries`, {
+      entries: [
+        { content_id: content.id, relation_id: ada.id },
+        { content_id: draftContent.id, relation_id: ada.id },
+        { content_id: content.id, relation_id: draft.id },
+        { content_id: content.id, relation_id: gone.id },
+      ],
+    });
+    await api.delete(`/community/v2/people/${gone.id}`);
+    const shown = await reader.get(`${base}/${rec.id}/blocks/${block.id}?locale=en`);
+    expect(shown.json().data.entries).toEqual([
+      { id: expect.any(String), content_id: content.id, relation_id: ada.id },
+      { id: expect.any(String), content_id: content.id, relation_id: null },
+      { id: expect.any(String), content_id: content.id, relation_id: null },
+    ]);
+    // The Backoffice still sees every entry as written.
+    const all = (await api.get(`/community/v2/${kind}/${rec.id}/blocks/${block.id}/entries`)).json().data;
+    expect(all.map((e: { content_id: string; relation_id: string | null }) => [e.content_id, e.relation_id])).toEqual([
+      [content.id, ada.id],
+      [draftContent.id, ada.id],
+      [content.id, draft.id],
+      [content.id, gone.id],
+    ]);
     // Deleted: gone from every read.
     await api.delete(`/community/v2/${kind}/${rec.id}`);
     expectError(await reader.get(`${base}/${rec.id}`), 404);

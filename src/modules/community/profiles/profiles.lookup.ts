@@ -25,6 +25,16 @@ export async function liveProfileIds(db: Executor, mediaId: string, kind: Profil
   return new Set(rows.map((r) => r.id));
 }
 
+/** The ids among `ids` that are live, published profiles of the media (of any kind): what readers may see. */
+export async function publishedProfileIds(db: Executor, mediaId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(and(eq(profiles.mediaId, mediaId), inArray(profiles.id, [...new Set(ids)]), sql`${profiles.deletedAt} is null`, publishedProfile));
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Published, live records of a kind for sitemaps, ordered by id, keyset after `afterId`. */
 export async function publishedProfileLinks(
   db: Executor,

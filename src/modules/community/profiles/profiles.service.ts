@@ -12,7 +12,7 @@ import { boundsOf, expand } from '../events/events.schedules.js';
 import type { ProfileTypesRepository } from '../profile-types/profile-types.repository.js';
 import type { KindDef } from './profiles.kind.js';
 import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
-import { liveProfileIds } from './profiles.lookup.js';
+import { liveProfileIds, publishedProfileIds } from './profiles.lookup.js';
 import { type ProfilesRepository, profilePlaces } from './profiles.repository.js';
 import {
   ADDRESS_FIELDS,
@@ -32,6 +32,8 @@ export interface ProfilesDeps {
   imageByKey?(ctx: RequestContext, fileKey: string): Promise<unknown>;
   /** The ids among `ids` that are live contents of the media (docs' public lookup; block entries name contents). */
   liveContentIds(executor: Executor, mediaId: string, ids: string[]): Promise<Set<string>>;
+  /** The ids among `ids` that are contents of the media readers may see now (a Reader block shows only those). */
+  publishedContentIds(executor: Executor, mediaId: string, ids: string[]): Promise<Set<string>>;
 }
 
 const placed = {
@@ -385,7 +387,22 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
       return owner;
     },
 
-    publishedBlock: async (ctx: RequestContext, kind: ProfileKind, id: string, blockId: string) => (await blockOf(db, ctx.mediaId, kind, id, blockId, 'published')).block,
+    /**
+     * A block of a published profile as readers may see it: only the entries whose content is
+     * published, and a relation only when it names a published profile (never a draft's id).
+     */
+    async publishedBlock(ctx: RequestContext, kind: ProfileKind, id: string, blockId: string) {
+      const { block } = await blockOf(db, ctx.mediaId, kind, id, blockId, 'published');
+      const relations = block.entries.flatMap((e) => (e.relationId ? [e.relationId] : []));
+      const [contents, profiles] = await Promise.all([
+        block.entries.length > 0 ? core.publishedContentIds(db, ctx.mediaId, block.entries.map((e) => e.contentId)) : new Set<string>(),
+        publishedProfileIds(db, ctx.mediaId, relations),
+      ]);
+      const entries = block.entries
+        .filter((e) => contents.has(e.contentId))
+        .map((e) => (e.relationId && !profiles.has(e.relationId) ? { ...e, relationId: null } : e));
+      return { ...block, entries };
+    },
 
     /** Published profiles among ids, as Reader lists serve them (assocs). */
     summaries: (mediaId: string, ids: string[]) => repo.summaries(db, mediaId, ids),

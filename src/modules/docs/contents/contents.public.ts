@@ -17,6 +17,9 @@ const idsParam = (ids: readonly string[]) => sql`${`{${[...new Set(ids)].join(',
 /** The ids among `ids` that are live (not soft-deleted) contents of the media. */
 export const liveContentIds = liveIdsIn(contents);
 
+/** The ids among `ids` that are contents of the media readers may see now (the `published` view). */
+export const publishedContentIds = liveIdsIn(contents, contentRecord.filter('published'));
+
 /** The ids among `ids` that are live templates of the media. */
 export const liveTemplateIds = liveIdsIn(templates);
 

@@ -38,6 +38,8 @@ export interface ContentsCore {
   missingCategories(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   /** The ids among `ids` that are not live people of the media (community's, injected by the container). */
   missingPeople?(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
+  /** The ids among `ids` that are not live profiles of the media, of any kind (community's; a `profiles` block names them). */
+  missingProfiles?(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
 }
 
 /** Each author named in the language entries, with where it was named. */
@@ -113,6 +115,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       categories?: Array<{ id: string; path: string }>;
       images?: Array<{ id: string; path: string }>;
       contents?: Array<{ id: string; path: string }>;
+      profiles?: Array<{ id: string; path: string }>;
       authors?: Array<{ id: string; path: string }>;
     },
   ) => {
@@ -130,6 +133,8 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     await check(refs.categories, (ids) => core.missingCategories(tx, mediaId, ids), 'category_not_found', 'a category');
     await check(refs.images, (ids) => missingAssetImages(tx, mediaId, ids), 'asset_image_not_found', 'an asset image');
     await check(refs.contents, (ids) => repo.missingContents(tx, mediaId, ids), 'content_not_found', 'a content');
+    const missingProfiles = core.missingProfiles;
+    if (missingProfiles) await check(refs.profiles, (ids) => missingProfiles(tx, mediaId, ids), 'profile_not_found', 'a profile');
     // Authors must be people of the media: a 400 naming each that is not.
     if (refs.authors?.length && core.missingPeople) {
       const gone = new Set(await core.missingPeople(tx, mediaId, [...new Set(refs.authors.map((a) => a.id))]));
@@ -166,6 +171,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     await assertExist(tx, mediaId, {
       images: refs.assetImageIds.map((id, i) => ({ id, path: kind === 'slideshow' ? `${field}.${i}.asset_image_id` : `${field}.asset_image_id` })),
       contents: refs.contentIds.map((id, i) => ({ id, path: `content_ids.${i}` })),
+      profiles: refs.profileIds.map((id, i) => ({ id, path: `profile_ids.${i}` })),
     });
   };
 
