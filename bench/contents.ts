@@ -31,9 +31,11 @@ const DEEP = 'contents deep page (reader)';
 const FLOOR_BY_ID = 'floor: content by id';
 const BY_ID = 'content by id with blocks (reader)';
 const SEARCH = `contents search "${COMMON_WORD}" (${SEARCH_CONNECTIONS} conn.)`;
+/** The search's lower bound on this machine: the floor serving a plain first page (no matching, no ranking) at the search's connections. */
+const FLOOR_AT_SEARCH_CONNECTIONS = `contents search lower bound: floor's plain first page (${SEARCH_CONNECTIONS} conn.)`;
 
 /** The scenarios this file adds, so that `BENCH_ONLY` can skip the seeding when it picks none of them. */
-export const CONTENTS_SCENARIOS = [LIST, DEEP, BY_ID, SEARCH];
+export const CONTENTS_SCENARIOS = [LIST, DEEP, BY_ID, SEARCH, FLOOR_AT_SEARCH_CONNECTIONS];
 
 // Vocabularies without the common word: body text never matches it, so a search finds the
 // titles that carry it (about 2 %) and ranks those, as a real common-word search does.
@@ -352,6 +354,7 @@ export async function prepareContentsBench(options: {
         { name: DEEP, floor: FLOOR_DEEP, scenario: at(appUrl, [deepPath], bearer) },
         { name: FLOOR_BY_ID, scenario: at(floorUrl, ids.map((id) => `/contents/${id}`)) },
         { name: BY_ID, floor: FLOOR_BY_ID, scenario: at(appUrl, ids.map((id) => `/api/media/v1/contents/${id}`), bearer) },
+        { name: FLOOR_AT_SEARCH_CONNECTIONS, scenario: { ...at(floorUrl, ['/contents']), connections: SEARCH_CONNECTIONS } },
         {
           name: SEARCH,
           scenario: { ...at(appUrl, [`/api/media/v1/contents/search?q=${COMMON_WORD}&limit=20`], bearer), connections: SEARCH_CONNECTIONS },
@@ -384,6 +387,15 @@ export async function prepareContentsBench(options: {
           `  ${clean && search.result.p99Ms < TARGET_SEARCH_P99_MS ? 'PASS' : 'FAIL'}  ${SEARCH}: p99 ${search.result.p99Ms} ms ` +
             `(target < ${TARGET_SEARCH_P99_MS} ms), ${Math.round(search.result.requestsPerSecond)} req/s, CPU ${Math.round(search.cpuUsPerRequest)} us/req`,
         );
+        // What the machine allows: the same 20 contents of a plain first page, without any matching
+        // or ranking, served by the floor (bare Fastify and pg) at the same connections.
+        const bound = byName.get(FLOOR_AT_SEARCH_CONNECTIONS);
+        if (bound) {
+          console.log(
+            `        ${FLOOR_AT_SEARCH_CONNECTIONS}: p99 ${bound.result.p99Ms} ms, ${Math.round(bound.result.requestsPerSecond)} req/s, ` +
+              `CPU ${Math.round(bound.cpuUsPerRequest)} us/req${bound.result.p99Ms >= TARGET_SEARCH_P99_MS ? ' (at or above the target without any search)' : ''}`,
+          );
+        }
       }
     },
     close: () => floor.close(),

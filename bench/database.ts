@@ -69,7 +69,9 @@ export async function openBenchDatabase(databaseUrl: string | undefined): Promis
     dropped = true;
     // ending twice rejects; the app's onClose hook may already have ended the pool
     await database?.pool?.end().catch(() => {});
-    await admin(`drop database if exists ${name} with (force)`);
+    // BENCH_KEEP_DATABASE=1 leaves the seeded database for EXPLAIN and experiments (its name is printed).
+    if (process.env.BENCH_KEEP_DATABASE) console.log(`Kept the bench database ${name}`);
+    else await admin(`drop database if exists ${name} with (force)`);
   };
   try {
     database = await createDatabase({ databaseUrl: withDatabase(databaseUrl, name) });
