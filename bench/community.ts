@@ -60,8 +60,8 @@ export async function seedPeople(query: RawQuery, ids: { mediaId: string; worksp
     [ids.mediaId],
   );
   await query(
-    `insert into profile_locales (id, profile_id, locale, summary_html, summary_text, name_text, search_config, search, inserted_at, updated_at)
-     select gen_random_uuid(), p.id, l.locale, '<p>' || l.summary || '</p>', l.summary, p.first_name || ' ' || p.last_name, l.config,
+    `insert into profile_locales (id, profile_id, media_id, locale, summary_html, summary_text, name_text, search_config, search, inserted_at, updated_at)
+     select gen_random_uuid(), p.id, p.media_id, l.locale, '<p>' || l.summary || '</p>', l.summary, p.first_name || ' ' || p.last_name, l.config,
             setweight(to_tsvector(l.config::regconfig, p.first_name || ' ' || p.last_name), 'A')
               || setweight(to_tsvector(l.config::regconfig, l.summary), 'B'),
             p.inserted_at, p.inserted_at

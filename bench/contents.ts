@@ -88,9 +88,9 @@ export async function seedContents(
   );
   await query(
     `with c as (select id, inserted_at, row_number() over (order by inserted_at) as seq from contents where media_id = $1::uuid)
-     insert into content_locales (id, content_id, locale, title_html, title_text, lead_html, lead_text, visual_id, visual_type,
+     insert into content_locales (id, content_id, media_id, locale, title_html, title_text, lead_html, lead_text, visual_id, visual_type,
        search_config, inserted_at, updated_at)
-     select gen_random_uuid(), c.id, l.locale, '<p>' || t.title || '</p>', t.title, '<p>' || t.lead || '</p>', t.lead,
+     select gen_random_uuid(), c.id, $1::uuid, l.locale, '<p>' || t.title || '</p>', t.title, '<p>' || t.lead || '</p>', t.lead,
             gen_random_uuid(), 'none', l.config, c.inserted_at, c.inserted_at
      from c
      cross join (values ('en', 'english', ${sqlArray(EN)}, '${COMMON_WORD}'), ('fr', 'french', ${sqlArray(FR)}, 'économie'))

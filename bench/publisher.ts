@@ -98,8 +98,8 @@ export async function preparePublisherBench(options: {
     [mediaId, options.workspaceId, status!.id, template.id, CONTENTS],
   );
   await query(
-    `insert into content_locales (id, content_id, locale, title_html, title_text, lead_html, lead_text, search_config, visual_id)
-     select gen_random_uuid(), c.id, 'en', 'Story &amp; more ' || c.canonical_url, 'Story & more ' || c.canonical_url,
+    `insert into content_locales (id, content_id, media_id, locale, title_html, title_text, lead_html, lead_text, search_config, visual_id)
+     select gen_random_uuid(), c.id, c.media_id, 'en', 'Story &amp; more ' || c.canonical_url, 'Story & more ' || c.canonical_url,
             '<p>A lead</p>', 'A lead', 'english', gen_random_uuid()
      from contents c where c.template_id = $1::uuid`,
     [template.id],

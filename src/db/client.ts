@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -40,8 +41,11 @@ export interface DatabaseOptions {
   pgliteLoadDataDir?: Blob | File;
 }
 
-/** The extensions the migrations create, loaded into every PGlite instance (search's trigram matching). */
-export const pgliteExtensions = { pg_trgm };
+/**
+ * The extensions the migrations create, loaded into every PGlite instance: search's trigram
+ * matching, and btree_gin so that the search indexes lead with the media.
+ */
+export const pgliteExtensions = { pg_trgm, btree_gin };
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {

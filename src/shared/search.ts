@@ -1,5 +1,5 @@
 import { type Placeholder, type SQL, getTableName, sql } from 'drizzle-orm';
-import { type ExtraConfigColumn, type PgColumn, type PgTable, customType, index, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type ExtraConfigColumn, type PgColumn, type PgTable, customType, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { deletedAt, timestamps } from '../db/columns.js';
 
@@ -14,8 +14,13 @@ import { deletedAt, timestamps } from '../db/columns.js';
 /** A stored search document. */
 export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
-/** The columns a searchable language entry ends with: its configuration, its document, timestamps and soft delete. */
+/**
+ * The columns a searchable language entry ends with: its record's media (copied from the record,
+ * so that the search indexes start with it and a search reads its own media's entries only), its
+ * configuration, its document, timestamps and soft delete.
+ */
 export const searchableEntryColumns = () => ({
+  mediaId: uuid('media_id').notNull(),
   searchConfig: text('search_config').notNull(),
   search: tsvector('search'),
   ...timestamps(),
@@ -24,18 +29,28 @@ export const searchableEntryColumns = () => ({
 
 /**
  * The indexes of a table of searchable language entries (`<table>_…`): one live entry per parent
- * and locale, the parent's lookups, and over live rows the document's GIN and the title's trigram
- * GIN (for typo matches). Named from the columns: `profile_id` → `_profile_idx`, `name_text` → `_name_trgm_idx`.
+ * and locale, the parent's lookups, and over live rows the document's GIN, led by the media
+ * (btree_gin) so that a full-text search of one media never reads another's matches, and the
+ * title's trigram GIN (for typo matches; the media filters its few candidates: led by the media,
+ * PostgreSQL costs it above a sequential scan whenever one media holds most entries). Named from
+ * the columns: `profile_id` → `_profile_idx`, `name_text` → `_name_trgm_idx`.
  */
 export function searchableEntryIndexes(
   table: string,
-  t: { parent: ExtraConfigColumn; locale: ExtraConfigColumn; search: ExtraConfigColumn; title: ExtraConfigColumn; deletedAt: ExtraConfigColumn },
+  t: {
+    parent: ExtraConfigColumn;
+    locale: ExtraConfigColumn;
+    mediaId: ExtraConfigColumn;
+    search: ExtraConfigColumn;
+    title: ExtraConfigColumn;
+    deletedAt: ExtraConfigColumn;
+  },
 ) {
   const live = sql`${t.deletedAt} is null`;
   return [
     uniqueIndex(`${table}_live_uq`).on(t.parent, t.locale).where(live),
     index(`${table}_${t.parent.name.replace(/_id$/, '')}_idx`).on(t.parent),
-    index(`${table}_search_idx`).using('gin', t.search).where(live),
+    index(`${table}_search_idx`).using('gin', t.mediaId, t.search).where(live),
     index(`${table}_${t.title.name.replace(/_text$/, '')}_trgm_idx`).using('gin', t.title.op('gin_trgm_ops')).where(live),
   ];
 }
@@ -85,6 +100,8 @@ export function searchDocument(config: SQL, texts: { a: SQL | PgColumn; b?: SQL 
 }
 
 export interface SearchColumns {
+  /** The entry's media, leading both indexes. */
+  mediaId: PgColumn;
   /** The stored document (tsvector, GIN-indexed). */
   document: PgColumn;
   /** The configuration it was built with. */
@@ -96,11 +113,11 @@ export interface SearchColumns {
 /**
  * Whether an entry matches `q`: its document in its own configuration (one branch per
  * configuration in `configs`, the media's languages', each served by the document's GIN
- * index), or its title by trigram word similarity (served by the title's trigram index).
- * `q` is a bound parameter, never SQL.
+ * index), or its title by trigram word similarity (served by the title's trigram index); only
+ * the entries of `mediaId`. `q` is a bound parameter, never SQL.
  */
-export function searchMatch(columns: SearchColumns, q: SQL | Placeholder, configs: readonly string[]): SQL {
-  return sql`(${documentMatch(columns, q, configs)} or ${titleMatch(columns, q)})`;
+export function searchMatch(columns: SearchColumns, q: SQL | Placeholder, configs: readonly string[], mediaId: SQL | Placeholder): SQL {
+  return sql`(${columns.mediaId} = ${mediaId} and (${documentMatch(columns, q, configs)} or ${titleMatch(columns, q)}))`;
 }
 
 /** The full-text half of `searchMatch`: the document in its own configuration, one branch per configuration. */
@@ -153,7 +170,8 @@ export const SEARCH_SESSION_SETTINGS: Record<string, string> = {
  * the hits (each record's best entry, `hits.hit_id` and `hits.rank`) in rank order, and each
  * hit's record read by primary key through a lateral subquery named like the root table (so
  * that an aggregate's columns read it), fenced (limit 1) so that the planner cannot turn the
- * lookups into a scan of every record of the owner. `q` is a placeholder, never SQL.
+ * lookups into a scan of every record of the owner. `q` and `mediaId` are placeholders, never
+ * SQL; each arm keeps only the entries of `mediaId` (the full-text one finds them by its index).
  */
 export function rankedHits(def: {
   /** The entries table, its parent column (the record's id) and its deleted_at. */
@@ -165,6 +183,7 @@ export function rankedHits(def: {
   root: PgTable;
   rootId: PgColumn;
   q: Placeholder;
+  mediaId: Placeholder;
   configs: readonly string[];
 }): { source: SQL; rank: SQL<number>; id: SQL<string> } {
   // The two halves of the match as two arms, each served by its own index (the documents' GIN, the
@@ -172,7 +191,7 @@ export function rankedHits(def: {
   // Each arm computes its own rank only: a document that matches ranks by its words (as searchRank), a
   // title found by similarity alone by half of it; an entry in both keeps the better.
   const arm = (rank: SQL, match: SQL) => sql`select ${def.parent} as hit_id, ${rank} as rank
-    from ${def.entries} where ${def.deletedAt} is null and (${match})`;
+    from ${def.entries} where ${def.deletedAt} is null and ${def.columns.mediaId} = ${def.mediaId} and (${match})`;
   const hits = sql`(select hit_id, max(rank)::real as rank
     from (${arm(documentRank(def.columns, def.q, def.configs), documentMatch(def.columns, def.q, def.configs))}
       union all ${arm(titleRank(def.columns, def.q), titleMatch(def.columns, def.q))}) as arms

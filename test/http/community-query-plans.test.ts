@@ -14,10 +14,10 @@ const seedPeopleSql = `
            'Surname' || n || case when n % 500 = 0 then ' Lovelace' else '' end,
            now() - n * interval '1 second', now()
     from generate_series(1, $5::int) n
-    returning id, first_name, last_name
+    returning id, media_id, first_name, last_name
   )
-  insert into profile_locales (id, profile_id, locale, summary_html, summary_text, name_text, search_config, search)
-  select gen_random_uuid(), p.id, l.locale, 'Writer', 'Writer', p.first_name || ' ' || p.last_name, l.config,
+  insert into profile_locales (id, profile_id, media_id, locale, summary_html, summary_text, name_text, search_config, search)
+  select gen_random_uuid(), p.id, p.media_id, l.locale, 'Writer', 'Writer', p.first_name || ' ' || p.last_name, l.config,
          setweight(to_tsvector(l.config::regconfig, p.first_name || ' ' || p.last_name), 'A') || setweight(to_tsvector(l.config::regconfig, 'Writer'), 'B')
   from p cross join (values ('en', 'english'), ('fr', 'french')) as l(locale, config)`;
 

@@ -41,8 +41,8 @@ describe.skipIf(!onPostgres)('a section contents page walks the section’s inde
       [media.mediaId, fx.workspaceId, fx.statuses.published, fx.templateId],
     );
     await pool.query(
-      `insert into content_locales (id, content_id, locale, title_html, title_text, visual_id, search_config)
-       select gen_random_uuid(), id, 'en', 'Story', 'Story', gen_random_uuid(), 'english' from contents c
+      `insert into content_locales (id, content_id, media_id, locale, title_html, title_text, visual_id, search_config)
+       select gen_random_uuid(), id, media_id, 'en', 'Story', 'Story', gen_random_uuid(), 'english' from contents c
        where media_id = $1 and not exists (select 1 from content_locales l where l.content_id = c.id)`,
       [media.mediaId],
     );

@@ -12,6 +12,7 @@ export interface PlanNode {
   Alias?: string;
   Filter?: string;
   'Actual Rows'?: number;
+  'Group Key'?: string[];
   'Actual Loops'?: number;
   Plans?: PlanNode[];
 }

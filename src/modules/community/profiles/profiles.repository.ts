@@ -132,7 +132,7 @@ export function createProfilesRepository(pager: Paginator, resolveImages: Images
     return namedFilter(parts);
   };
 
-  const searchColumns = { document: profileLocales.search, config: profileLocales.searchConfig, title: profileLocales.nameText };
+  const searchColumns = { mediaId: profileLocales.mediaId, document: profileLocales.search, config: profileLocales.searchConfig, title: profileLocales.nameText };
 
   return {
     tree,
@@ -176,6 +176,7 @@ export function createProfilesRepository(pager: Paginator, resolveImages: Images
         root: profiles,
         rootId: profiles.id,
         q: sql.placeholder('q'),
+        mediaId: sql.placeholder('owner'),
         configs,
       });
       const order = keyset<Summary & { rank: number }>([{ expr: hits.rank, type: 'real', dir: 'desc', of: (r) => r.rank }], hits.id);

@@ -139,7 +139,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
   };
 
   /** Writes the parts a body carries (each a complete set), then the search entries. */
-  const writeParts = async (tx: Executor, id: string, input: ProfileInput) => {
+  const writeParts = async (tx: Executor, mediaId: string, id: string, input: ProfileInput) => {
     if (input.profile?.profile_categories) {
       await repo.tree.replace(tx, 'categories', id, input.profile.profile_categories.map((c) => ({ categoryId: c.category_id })));
     }
@@ -160,6 +160,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
         'locales',
         id,
         input.locales.map((l) => ({
+          mediaId,
           locale: l.locale,
           summaryHtml: l.summary_html?.html ?? null,
           summaryText: l.summary_html?.text ?? null,
@@ -220,7 +221,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
           ...(kind === 'events' && { registrationOpen: false, timeZone: 'UTC' }),
           ...ownColumns(kind, input),
         });
-        await writeParts(tx, id, input);
+        await writeParts(tx, ctx.mediaId, id, input);
         return load(tx, ctx.mediaId, kind, id);
       });
     },
@@ -242,7 +243,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
           ...(patch.profile_image_key !== undefined && { profileImageKey: patch.profile_image_key }),
           ...ownColumns(kind, patch),
         });
-        await writeParts(tx, id, patch);
+        await writeParts(tx, ctx.mediaId, id, patch);
         return load(tx, ctx.mediaId, kind, id);
       });
     },

@@ -208,7 +208,7 @@ const blockColumns = {
   images: resolveAssetImages(sql`${contentBlocks.assetImageIds}`, sql`${contentBlocks.locale}`),
 };
 
-const search = { document: contentLocales.search, config: contentLocales.searchConfig, title: contentLocales.titleText };
+const search = { mediaId: contentLocales.mediaId, document: contentLocales.search, config: contentLocales.searchConfig, title: contentLocales.titleText };
 
 export function createContentsRepository(pager: Paginator) {
   return {
@@ -254,11 +254,11 @@ export function createContentsRepository(pager: Paginator) {
       );
     },
 
-    /** The live contents whose live entries match `q` (any status): SQL of a derived table `(content_id, rank)`, `q` the placeholder `q`. */
+    /** The live contents whose live entries match `q` (any status): SQL of a derived table `(content_id, rank)`, over the placeholders `q` and `owner` (the media). */
     searchHits: (configs: string[]): SQL =>
       sql`(select ${contentLocales.contentId} as content_id, max(${searchRank(search, sql.placeholder('q'), configs)})::real as rank
         from ${contentLocales}
-        where ${contentLocales.deletedAt} is null and ${searchMatch(search, sql.placeholder('q'), configs)}
+        where ${contentLocales.deletedAt} is null and ${searchMatch(search, sql.placeholder('q'), configs, sql.placeholder('owner'))}
         group by ${contentLocales.contentId})`,
 
     /** The media's published contents among `ids` (in no order): one statement. */
@@ -274,7 +274,7 @@ export function createContentsRepository(pager: Paginator) {
       // The hits in rank order, so that the page reads contents only until it has its rows.
       const hits = sql`(select ${contentLocales.contentId} as content_id, max(${searchRank(search, qp, configs)})::real as rank
         from ${contentLocales}
-        where ${contentLocales.deletedAt} is null and ${searchMatch(search, qp, configs)}
+        where ${contentLocales.deletedAt} is null and ${searchMatch(search, qp, configs, sql.placeholder('owner'))}
         group by ${contentLocales.contentId}
         order by 2 desc nulls last, 1 desc nulls last) as hits`;
       // Each hit reads its content by primary key: a lateral subquery named like the table, so

@@ -67,8 +67,9 @@ const visualColumns = (visual: VisualInput | undefined) => {
   return { visualType: 'video', visualImageIds: null, visualVideo: storeBlock({ kind: 'video', video: visual.video! }).fields.video };
 };
 
-/** A language entry as the table stores it (the visual's id and the search document are the database's). */
-const localeEntry = (l: ContentLocaleInput) => ({
+/** A language entry of a content of `mediaId` as the table stores it (the visual's id and the search document are the database's). */
+const localeEntry = (mediaId: string) => (l: ContentLocaleInput) => ({
+  mediaId,
   locale: l.locale,
   location: l.location ?? null,
   titleHtml: l.title_html.html,
@@ -144,8 +145,8 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
   };
 
   /** Writes the language entries (the complete set), their authors and search documents. */
-  const writeLocales = async (tx: Executor, id: string, locales: ContentLocaleInput[]) => {
-    await contentAggregate.replace(tx, 'locales', id, locales.map(localeEntry));
+  const writeLocales = async (tx: Executor, mediaId: string, id: string, locales: ContentLocaleInput[]) => {
+    await contentAggregate.replace(tx, 'locales', id, locales.map(localeEntry(mediaId)));
     const ids = await repo.localeIds(tx, id);
     for (const l of locales) {
       await contentAggregate.replace(
@@ -239,7 +240,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
         if (input.content_categories) {
           await contentAggregate.replace(tx, 'categories', id, input.content_categories.map((c) => ({ categoryId: c.category_id })));
         }
-        await writeLocales(tx, id, input.locales);
+        await writeLocales(tx, ctx.mediaId, id, input.locales);
         return load(tx, ctx.mediaId, id);
       });
     },
@@ -268,7 +269,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
         if (patch.content_categories) {
           await contentAggregate.replace(tx, 'categories', id, patch.content_categories.map((c) => ({ categoryId: c.category_id })));
         }
-        if (patch.locales) await writeLocales(tx, id, patch.locales);
+        if (patch.locales) await writeLocales(tx, ctx.mediaId, id, patch.locales);
         return load(tx, ctx.mediaId, id);
       });
     },
