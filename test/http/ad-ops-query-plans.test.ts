@@ -2,17 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '../../src/shared/http/route.js';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { type SeededMedia, seedMedia } from '../setup/factories.js';
-
-// Plans are PostgreSQL's; PGlite is the same planner but not what production runs.
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+import { type PlanNode, nodes, onPostgres } from '../setup/plans.js';
 
 describe.skipIf(!onPostgres)('the random ads draw walks indexes, never a scan of ads, placements or creatives', () => {
   let ctx: TestContext;

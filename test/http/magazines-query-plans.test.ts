@@ -4,19 +4,7 @@ import { createContent, docsFixture } from '../setup/docs.js';
 import { type SeededMedia, client, seedMedia } from '../setup/factories.js';
 import { createIssue, createIssueType, createSection } from '../setup/magazines.js';
 import { clientToken, readerClient, registerClient } from '../setup/reader.js';
-
-// Plans are PostgreSQL's; PGlite is the same planner but not what production runs.
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+import { type PlanNode, nodes, onPostgres } from '../setup/plans.js';
 
 describe.skipIf(!onPostgres)('a section contents page walks the section’s index and reads contents by primary key', () => {
   let ctx: TestContext;

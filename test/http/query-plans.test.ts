@@ -1,18 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { type SeededMedia, client, seedMedia } from '../setup/factories.js';
-
-// Plans are PostgreSQL's; PGlite is the same planner but not what production runs.
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+import { type PlanNode, nodes, onPostgres } from '../setup/plans.js';
 
 describe.skipIf(!onPostgres)('the category queries are index scans, not sorts', () => {
   let ctx: TestContext;
