@@ -38,6 +38,7 @@ export { DEFAULT_STATUSES } from './tenancy/tenancy.service.js';
 export { generateKey } from './api-keys/api-keys.service.js';
 export { coreTags } from './core.tags.js';
 export type { AssetsOptions } from './assets/assets.module.js';
+export type { StagedFile } from './assets/assets.service.js';
 export type { WebhooksOptions } from './webhooks/webhooks.service.js';
 export { webhookEventHooks };
 

@@ -57,12 +57,12 @@ type Responses = Partial<Record<SuccessStatus, Schema | ContentResponse>>;
 /** The bodies a handler may answer: the input side of any declared success schema. */
 type Body<R extends Responses> = { [K in keyof R]: R[K] extends Schema ? z.input<R[K]> : never }[keyof R];
 
-export interface RouteInput<P, Q, B, U = undefined> {
+export interface RouteInput<P, Q, B, U = undefined, T = undefined> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
-  /** The multipart form the route declares (`upload`), read whole before the work started. */
-  upload: U extends Schema ? Upload<z.output<U>> : undefined;
+  /** The multipart form the route declares (`upload`), read whole (and staged) before the work started. */
+  upload: U extends Schema ? Upload<z.output<U>, T> : undefined;
 }
 
 export interface RouteDef<
@@ -71,6 +71,7 @@ export interface RouteDef<
   B extends Schema | undefined,
   R extends Responses,
   U extends Schema | undefined = undefined,
+  T = undefined,
 > {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
@@ -106,17 +107,17 @@ export interface RouteDef<
    * connection of the work's while it sends; the handler gets it as `upload`. Declare `consumes`
    * and the form as `body` beside it, for the documentation.
    */
-  upload?: U extends Schema ? UploadForm<U> : undefined;
+  upload?: U extends Schema ? UploadForm<U, T> : undefined;
   /**
    * The work: parse nothing, call one service method with the context, map, return the body.
    * Answer another declared status with `reply.status(...)`.
    */
-  handler: (ctx: RequestContext, input: RouteInput<P, Q, B, U>, reply: FastifyReply) => Promise<Body<R> | FastifyReply | void>;
+  handler: (ctx: RequestContext, input: RouteInput<P, Q, B, U, T>, reply: FastifyReply) => Promise<Body<R> | FastifyReply | void>;
 }
 
 /** A declaration whatever its schemas, as the route table keeps it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRouteDef = RouteDef<any, any, any, any, any>;
+export type AnyRouteDef = RouteDef<any, any, any, any, any, any>;
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 502 | 503;
 
@@ -164,7 +165,8 @@ export function route<
   B extends Schema | undefined = undefined,
   R extends Responses = Responses,
   U extends Schema | undefined = undefined,
->(app: FastifyInstance | ZodApp, def: RouteDef<P, Q, B, R, U>): void {
+  T = undefined,
+>(app: FastifyInstance | ZodApp, def: RouteDef<P, Q, B, R, U, T>): void {
   const statuses = Object.keys(def.response).map(Number) as SuccessStatus[];
   const status = statuses[0] ?? 200;
   const idempotent = def.idempotent ?? def.method === 'POST';
@@ -201,9 +203,12 @@ export function route<
     ...(def.consumes?.length === 1 && def.consumes[0] === 'multipart/form-data' && { validatorCompiler: streamedBody }),
     handler: async (req, reply) => {
       reply.status(status);
-      const upload = def.upload ? await readUpload(req, def.upload as UploadForm<Schema>) : undefined;
-      const input = { params: req.params, query: req.query, body: req.body, upload } as RouteInput<P, Q, B, U>;
-      const work = () => def.handler(contextOf(req), input, reply);
+      const ctx = contextOf(req);
+      const form = def.upload as UploadForm<Schema, T> | undefined;
+      const read = form ? await readUpload(req, form) : undefined;
+      const upload = read && form?.stage ? { ...read, staged: await form.stage(ctx, read, req.params as Record<string, string>) } : read;
+      const input = { params: req.params, query: req.query, body: req.body, upload } as RouteInput<P, Q, B, U, T>;
+      const work = () => def.handler(ctx, input, reply);
       const around = req.routeOptions.config.around;
       const result = around ? await around(req, reply, work) : await work();
       if (result === reply) return reply;

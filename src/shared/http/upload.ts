@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, type ErrorDetail, errors } from '../errors.js';
+import type { RequestContext } from './route.js';
 
 /**
  * File uploads (`multipart/form-data`, one file and a few text fields), for the route plugins
@@ -21,20 +22,29 @@ export async function acceptUploads(app: FastifyInstance): Promise<void> {
 /** The file part of a multipart form, documented as binary. */
 export const fileField = z.string().meta({ format: 'binary' });
 
-export interface Upload<F> {
+export interface Upload<F, T = undefined> {
   bytes: Buffer;
   /** The name the client gave the file: a label at most, never a path. */
   filename: string;
   fields: F;
+  /** What the form's `stage` made of the file before the work began (undefined without one). */
+  staged: T;
 }
 
-export interface UploadForm<S extends z.ZodType> {
+export interface UploadForm<S extends z.ZodType, T = undefined> {
   /** Largest file in bytes (413 beyond); the file is never buffered past it. */
   limit: number;
   /** The form's text fields (the file field left out): unknown fields are refused like in a JSON body. */
   fields: S;
   /** Name of the file field (default `file`). */
   field?: string;
+  /**
+   * The file's slow work that needs no transaction (decoding, stripping metadata, storing the
+   * bytes), run once the form is read and before the route's work (and its transaction) starts,
+   * so that it holds no connection or lock meanwhile; the handler gets its result as `staged`.
+   * It may refuse the request first (the record the path names is gone): nothing is stored then.
+   */
+  stage?: (ctx: RequestContext, upload: Upload<z.output<S>>, params: Record<string, string>) => Promise<T>;
 }
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
@@ -58,7 +68,7 @@ function uploadError(err: unknown, limit: number): AppError {
  * Reads one file and the text fields of a multipart form: the file is buffered up to `limit`
  * bytes (413 past it), the fields are validated with `fields` (400 naming each one).
  */
-export async function readUpload<S extends z.ZodType>(req: FastifyRequest, options: UploadForm<S>): Promise<Upload<z.output<S>>> {
+export async function readUpload<S extends z.ZodType>(req: FastifyRequest, options: UploadForm<S, unknown>): Promise<Upload<z.output<S>>> {
   const field = options.field ?? 'file';
   if (!req.isMultipart()) {
     throw new AppError(415, 'unsupported_media_type', `the request body must be multipart/form-data with the file in the field "${field}"`);
@@ -90,5 +100,5 @@ export async function readUpload<S extends z.ZodType>(req: FastifyRequest, optio
     }));
     throw errors.validation(`the form is invalid (${details[0]?.path ? `${details[0].path}: ` : ''}${details[0]?.message ?? 'is invalid'})`, details);
   }
-  return { ...file, fields: parsed.data };
+  return { ...file, fields: parsed.data, staged: undefined };
 }

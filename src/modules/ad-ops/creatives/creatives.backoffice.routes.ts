@@ -76,8 +76,8 @@ export const creativesBackofficeRoutes: FastifyPluginAsyncZod<{
       body: imageForm,
       response: { 200: dataOf(creativeSchema) },
       errors: [409, 413, 415, 422, 503],
-      upload: { limit: uploadLimit, fields: imageFields },
-      handler: async (ctx, { params, upload }) => one(toCreative(await creatives.uploadImage(ctx, params.id, upload.bytes))),
+      upload: { limit: uploadLimit, fields: imageFields, stage: (ctx, form, path) => creatives.stageImage(ctx, path.id!, form.bytes) },
+      handler: async (ctx, { params, upload }) => one(toCreative(await creatives.uploadImage(ctx, params.id, upload.staged))),
     });
   });
 };

@@ -1,13 +1,16 @@
 import type { Db, Executor } from '../../../db/client.js';
 import { errors } from '../../../shared/errors.js';
 import type { RequestContext } from '../../../shared/http/route.js';
+import type { StagedFile } from '../../core/index.js';
 import { adOpsErrors } from '../ad-ops.errors.js';
 import { CREATIVES_PER_AD, type CreativesRepository, creativeAggregate } from './creatives.repository.js';
 import type { CreativeInput } from './creatives.schemas.js';
 
 /** What creatives need of core's assets: the one upload path (type from bytes, size caps, dedup) and image records. */
 export interface CreativeAssets {
-  upload(ctx: RequestContext, bytes: Buffer): Promise<{ row: { fileKey: string } }>;
+  /** Core's upload in its two halves: the bytes checked and stored (no transaction), then the asset row. */
+  stage(ctx: RequestContext, bytes: Buffer): Promise<StagedFile>;
+  record(ctx: RequestContext, file: StagedFile): Promise<{ row: { fileKey: string } }>;
   createImage(
     ctx: RequestContext,
     input: { file_key: string; name: string; gravity: 'center'; locales: [] },
@@ -75,14 +78,21 @@ export function createCreativesService(deps: {
     },
 
     /**
-     * The creative's image: the bytes go through core's upload (type from the bytes, size cap,
-     * one stored file per content hash) and become an asset image of the media named after the
-     * creative. The creative is checked before a byte is read.
+     * The slow half of a creative's image, before the write's transaction: the creative checked
+     * (an image creative of the media), then the bytes through core's upload (type from the
+     * bytes, one stored file per content hash).
      */
-    async uploadImage(ctx: RequestContext, id: string, bytes: Buffer) {
+    async stageImage(ctx: RequestContext, id: string, bytes: Buffer) {
       const creative = await load(db, ctx.mediaId, id);
       if (creative.kind !== 'image') throw adOpsErrors.creativeNotImage();
-      const { row: asset } = await deps.assets.upload(ctx, bytes);
+      return deps.assets.stage(ctx, bytes);
+    },
+
+    /** The creative's image from its staged bytes: an asset image of the media named after the creative. */
+    async uploadImage(ctx: RequestContext, id: string, staged: StagedFile) {
+      const creative = await load(db, ctx.mediaId, id);
+      if (creative.kind !== 'image') throw adOpsErrors.creativeNotImage();
+      const { row: asset } = await deps.assets.record(ctx, staged);
       const image = await deps.assets.createImage(ctx, { file_key: asset.fileKey, name: creative.name, gravity: 'center', locales: [] });
       if (!(await repo.update(db, ctx.mediaId, id, { imageId: image.id }))) throw adOpsErrors.creativeNotFound();
       return load(db, ctx.mediaId, id);

@@ -39,8 +39,8 @@ export const assetsBackofficeRoutes: FastifyPluginAsyncZod<{ assets: AssetsServi
       body: assetUploadForm,
       response: { 201: dataOf(assetSchema), 200: dataOf(assetSchema) },
       errors: [413, 415, 422, 503],
-      upload: { limit: assets.uploads.upload, fields: assetUploadFields },
-      handler: async (ctx, { upload }, reply) => createdOrFound(reply, await assets.upload(ctx, upload.bytes), toAsset),
+      upload: { limit: assets.uploads.upload, fields: assetUploadFields, stage: (ctx, form) => assets.stage(ctx, form.bytes) },
+      handler: async (ctx, { upload }, reply) => createdOrFound(reply, await assets.record(ctx, upload.staged), toAsset),
     });
   });
 

@@ -32,8 +32,8 @@ export const assetsReaderRoutes: FastifyPluginAsyncZod<{ assets: AssetsService }
         keyGenerator: (req: { bearer?: { subject: string } | null; ip: string }) => `upload:${req.bearer?.subject ?? req.ip}`,
       },
     },
-    upload: { limit: assets.uploads.readerUpload, fields: readerUploadFields },
+    upload: { limit: assets.uploads.readerUpload, fields: readerUploadFields, stage: (ctx, form) => assets.stageForReader(ctx, form.bytes) },
     handler: async (ctx, { upload }) =>
-      one(toAssetImage(await assets.uploadForReader(ctx, { bytes: upload.bytes, filename: upload.filename, ...upload.fields }))),
+      one(toAssetImage(await assets.uploadForReader(ctx, { staged: upload.staged, filename: upload.filename, ...upload.fields }))),
   });
 };

@@ -7,10 +7,17 @@ import type { PagingQuery } from '../../../shared/schemas.js';
 import { coreErrors } from '../core.errors.js';
 import type { TenancyService } from '../tenancy/tenancy.service.js';
 import { type AssetDelivery, originalKey } from './assets.delivery.js';
-import { EXTENSIONS, type Gravity, inspect, withoutMetadata } from './assets.images.js';
+import { EXTENSIONS, type Gravity, type ImageInfo, inspect, withoutMetadata } from './assets.images.js';
 import { type AssetsRepository, imageAggregate } from './assets.repository.js';
 import type { AssetImageCreate, AssetImageLocaleInput, AssetImageUpdate } from './assets.schemas.js';
 import type { Storage } from './storage/index.js';
+
+/** Bytes checked and stored for an asset row still to write: `info` unless the media held them already. */
+export interface StagedFile {
+  fileHash: string;
+  size: number;
+  info?: ImageInfo;
+}
 
 export interface UploadLimits {
   /** UPLOAD_LIMIT: largest Backoffice upload in bytes. */
@@ -58,31 +65,46 @@ export function createAssetsService(deps: {
     return asset;
   };
 
-  /** Stores the bytes once per media: the same bytes again find the asset they made (created: false). */
-  async function upload(ctx: RequestContext, bytes: Buffer) {
+  /**
+   * The slow half of an upload, which needs no transaction: the bytes hashed, decoded (type,
+   * size, a trial decode) and stored, unless the media holds them already. A route runs it
+   * before its transaction opens (`upload.stage`); `record` then writes the row.
+   */
+  async function stage(ctx: RequestContext, bytes: Buffer): Promise<StagedFile> {
     const fileHash = createHash('sha256').update(bytes).digest('hex');
     // Bytes seen before were checked then: no decoding again.
-    const known = await repo.findAssetByHash(db, ctx.mediaId, fileHash);
-    if (known) return { row: known, created: false };
+    if (await repo.findAssetByHash(db, ctx.mediaId, fileHash)) return { fileHash, size: bytes.length };
     const info = await limiter.run(() => inspect(bytes));
-    const file = { mediaId: ctx.mediaId, fileHash };
     // Stored before the row exists, so a row always has its bytes; a concurrent upload of the
     // same bytes writes the same file.
-    await storage.put(originalKey(file), bytes, info.type);
+    await storage.put(originalKey({ mediaId: ctx.mediaId, fileHash }), bytes, info.type);
+    return { fileHash, size: bytes.length, info };
+  }
+
+  /** The asset of staged bytes: the one the media holds (created: false), else a new row. */
+  async function record(ctx: RequestContext, file: StagedFile) {
+    const known = await repo.findAssetByHash(db, ctx.mediaId, file.fileHash);
+    if (known) return { row: known, created: false };
+    // (Asset rows are never deleted: bytes the media held when staged, it holds now.)
+    if (!file.info) throw coreErrors.assetNotFound();
+    const info = file.info;
     return insertOrFind(
       () =>
         repo.insertAssetIfAbsent(db, {
           mediaId: ctx.mediaId,
-          fileKey: `${ctx.mediaId}_${fileHash}.${EXTENSIONS[info.type]}`,
-          fileHash,
+          fileKey: `${ctx.mediaId}_${file.fileHash}.${EXTENSIONS[info.type]}`,
+          fileHash: file.fileHash,
           contentType: info.type,
-          size: bytes.length,
+          size: file.size,
           width: info.width,
           height: info.height,
         }),
-      () => repo.findAssetByHash(db, ctx.mediaId, fileHash),
+      () => repo.findAssetByHash(db, ctx.mediaId, file.fileHash),
     );
   }
+
+  /** Stores the bytes once per media: the same bytes again find the asset they made (created: false). */
+  const upload = async (ctx: RequestContext, bytes: Buffer) => record(ctx, await stage(ctx, bytes));
 
   async function createImage(ctx: RequestContext, input: AssetImageCreate) {
     const locales = input.locales ?? [];
@@ -106,6 +128,14 @@ export function createAssetsService(deps: {
 
   return {
     upload,
+    stage,
+    record,
+
+    /** A reader's photo, staged: published as uploaded, so its metadata (GPS position, camera) goes before it is stored. */
+    async stageForReader(ctx: RequestContext, bytes: Buffer): Promise<StagedFile> {
+      const { type } = await limiter.run(() => inspect(bytes));
+      return stage(ctx, await limiter.run(() => withoutMetadata(bytes, type)));
+    },
 
     getAsset: async (ctx: RequestContext, id: string) => {
       const row = await repo.findAsset(db, ctx.mediaId, id);
@@ -173,11 +203,8 @@ export function createAssetsService(deps: {
      * A reader's own upload: the file (deduplicated like any upload) and a new image record
      * over it, with the credit and the plain-text caption in the media's default language.
      */
-    async uploadForReader(ctx: RequestContext, input: { bytes: Buffer; filename: string; name?: string | undefined; credit?: string | undefined; caption?: string | undefined }) {
-      // A reader's photo is published as uploaded: its metadata (GPS position, camera) goes first.
-      const { type } = await limiter.run(() => inspect(input.bytes));
-      const bytes = await limiter.run(() => withoutMetadata(input.bytes, type));
-      const { row: asset } = await upload(ctx, bytes);
+    async uploadForReader(ctx: RequestContext, input: { staged: StagedFile; filename: string; name?: string | undefined; credit?: string | undefined; caption?: string | undefined }) {
+      const { row: asset } = await record(ctx, input.staged);
       const media = await tenancy.getMedia(ctx.mediaId);
       const caption = input.caption ? { html: escapeHtml(input.caption), text: input.caption } : null;
       const locales = input.credit || caption ? [{ locale: media.defaultLocale, credit: input.credit ?? null, caption_html: caption }] : [];
