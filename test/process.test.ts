@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { withDatabase } from './setup/global-setup.js';
-import { freePort, killSpawned, spawnNode } from './setup/processes.js';
+import { freePort, killSpawned, migratedDataDir, spawnNode } from './setup/processes.js';
 
 // The server process itself (src/main.ts): configuration, migrations, bootstrap, signals.
 const dataDir = mkdtempSync(join(tmpdir(), 'mps-process-'));
@@ -43,10 +43,11 @@ describe('the server process', () => {
     ]);
   });
 
-  it('migrates, bootstraps the given admin key, serves, and drains on SIGTERM with exit code 0', async () => {
+  // (A first start, with initdb and every migration, is startup.test.ts's; this one starts on a migrated directory.)
+  it('bootstraps the given admin key, serves, and drains on SIGTERM with exit code 0', async () => {
     const port = await freePort();
     const key = 'process-test-bootstrap-key-0123456789abcdef';
-    const proc = run({ PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: key, LOG_LEVEL: 'info' });
+    const proc = run({ PORT: String(port), DATA_DIR: migratedDataDir(mkdtempSync(join(dataDir, 'serving-'))), BOOTSTRAP_API_KEY: key, LOG_LEVEL: 'info' });
     try {
       await waitForReady(port, proc.child);
       const media = await fetch(`http://127.0.0.1:${port}/core/v2/media`, { headers: { 'x-api-key': key } });

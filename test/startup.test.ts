@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../src/db/migrate.js';
 import { withDatabase } from './setup/global-setup.js';
-import { freePort, killSpawned, spawnNode } from './setup/processes.js';
+import { freePort, killSpawned, migratedDataDir, spawnNode } from './setup/processes.js';
 
 // The server's start as a user meets it: `.env` in the working directory, the port checked before
 // anything is made, each phase logged, one process per embedded data directory. Every server runs
@@ -103,6 +103,7 @@ describe('starting the server', () => {
   it('takes over a lock left by a process that is gone', async () => {
     const dataDir = freshDir('stale');
     mkdirSync(dataDir, { recursive: true });
+    migratedDataDir(dataDir);
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(`${join(dataDir, 'pglite')}.lock`, JSON.stringify({ pid: dead, host: hostname() }));
     const port = await freePort();

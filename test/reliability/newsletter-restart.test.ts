@@ -11,7 +11,7 @@ import { testConfig } from '../setup/app.js';
 import { createContent, docsFixture } from '../setup/docs.js';
 import { client, seedMedia } from '../setup/factories.js';
 import { withDatabase } from '../setup/global-setup.js';
-import { killSpawned } from '../setup/processes.js';
+import { killSpawned, migratedDataDir } from '../setup/processes.js';
 import { startSmtpSink } from '../setup/smtp-sink.js';
 import { type ServerProcess, startServer, waitForReady } from './server-process.js';
 
@@ -47,6 +47,7 @@ async function serviceDatabase(): Promise<{ env: Record<string, string>; open: (
     };
     return { env: { DATABASE_URL: url }, open: () => createDatabase({ databaseUrl: url, poolSize: 3 }) };
   }
+  migratedDataDir(dataDir);
   return { env: { DATA_DIR: dataDir }, open: () => createDatabase({ dataDir: join(dataDir, 'pglite') }) };
 }
 

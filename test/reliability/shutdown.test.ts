@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../setup/global-setup.js';
+import { migratedDataDir } from '../setup/processes.js';
 import { type Outcome, type ServerProcess, send, startServer, waitForReady } from './server-process.js';
 
 // SIGTERM under load from keep-alive clients (issue 7.3, issue 6.8), on the real process.
@@ -110,7 +111,7 @@ async function drainUnderLoad(env: Record<string, string>, countRows: (ids: stri
 
 describe('SIGTERM under load with keep-alive clients', () => {
   it('on PGlite: answers every request it read, closes, exits 0, keeps every acknowledged write', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'mps-shutdown-'));
+    const dataDir = migratedDataDir(mkdtempSync(join(tmpdir(), 'mps-shutdown-')));
     dirs.push(dataDir);
     await drainUnderLoad({ DATA_DIR: dataDir }, async (ids) => {
       const db = new PGlite(join(dataDir, 'pglite'));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../setup/global-setup.js';
+import { migratedDataDir } from '../setup/processes.js';
 import { type ServerProcess, startServer, waitForReady } from './server-process.js';
 
 // The service as `npm start` runs it (src/main.ts), exporting to a tiny OTLP/HTTP receiver in
@@ -59,7 +60,7 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiverPort}`,
     // Export at once rather than every 5 s.
     OTEL_BSP_SCHEDULE_DELAY: '100',
-    DATA_DIR: dataDir,
+    DATA_DIR: postgresUrl ? dataDir : migratedDataDir(dataDir),
     LOG_LEVEL: 'warn',
   };
   if (postgresUrl) {
