@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { LRUCache } from 'lru-cache';
 import { AppError } from '../shared/errors.js';
+import { lruCache } from '../shared/cache.js';
 
 const WINDOW_MS = 60_000;
 /** With Redis: how long an address seen under the limit is not asked about again. */
@@ -33,11 +33,11 @@ async function replies(multi: ReturnType<Redis['multi']>): Promise<unknown[]> {
  * count is this process's own.
  */
 export function createAuthFailureThrottle(max: number, redis?: Redis) {
-  const failures = new LRUCache<string, number>({ max: 100_000, ttl: WINDOW_MS });
+  const failures = lruCache<string, number>({ entries: 100_000, ttl: WINDOW_MS });
   /** Addresses over the limit, until their window ends (ms since epoch). */
-  const blocked = new LRUCache<string, number>({ max: 100_000, ttl: WINDOW_MS });
+  const blocked = lruCache<string, number>({ entries: 100_000, ttl: WINDOW_MS });
   /** Addresses Redis found under the limit a moment ago. */
-  const clean = new LRUCache<string, true>({ max: 100_000, ttl: CLEAN_FOR_MS });
+  const clean = lruCache<string, true>({ entries: 100_000, ttl: CLEAN_FOR_MS });
 
   const failLocally = (ip: string) => {
     failures.set(ip, (failures.get(ip) ?? 0) + 1, { noUpdateTTL: failures.has(ip) });

@@ -69,8 +69,25 @@ export const pagingMeta = z
   })
   .meta({ id: 'PagingMeta' });
 
-export const dataOf = <S extends z.ZodType>(schema: S) => z.object({ data: schema });
-export const listOf = <S extends z.ZodType>(schema: S) => z.object({ data: z.array(schema), meta: pagingMeta });
+/**
+ * `make(schema)`, made once per schema: the same envelope object for every route and every app
+ * built in this process (tests build hundreds), so that the serializer compiled for it is found
+ * by identity instead of rendering the envelope to JSON Schema again.
+ */
+function oncePer<S extends z.ZodType, E extends z.ZodType>(make: (schema: S) => E): (schema: S) => E {
+  const made = new WeakMap<S, E>();
+  return (schema) => {
+    let envelope = made.get(schema);
+    if (!envelope) made.set(schema, (envelope = make(schema)));
+    return envelope;
+  };
+}
+
+const dataEnvelope = oncePer((schema: z.ZodType) => z.object({ data: schema }));
+const listEnvelope = oncePer((schema: z.ZodType) => z.object({ data: z.array(schema), meta: pagingMeta }));
+export const dataOf = <S extends z.ZodType>(schema: S) => dataEnvelope(schema) as z.ZodObject<{ data: S }>;
+export const listOf = <S extends z.ZodType>(schema: S) =>
+  listEnvelope(schema) as z.ZodObject<{ data: z.ZodArray<S>; meta: typeof pagingMeta }>;
 
 export const errorBody = z
   .object({

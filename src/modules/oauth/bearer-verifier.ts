@@ -1,5 +1,4 @@
 import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { LRUCache } from 'lru-cache';
 import { type CacheBus, createCacheBus } from '../../shared/cache-bus.js';
 import { sha256 } from '../../shared/ids.js';
 import { type ReaderPrincipal, type Scope, isScope } from '../../shared/scopes.js';
@@ -10,6 +9,7 @@ import { fetchUserInfo } from './provider-client.js';
 import type { ProvidersService } from './providers.service.js';
 import { SIGNING_ALG, type SigningKeysService } from './signing-keys.service.js';
 import { audienceFor } from './tokens.service.js';
+import { lruCache } from '../../shared/cache.js';
 
 // Asymmetric algorithms only: `none` and HMAC (the "HS256 signed with a public key"
 // confusion) are refused before any key is looked at.
@@ -36,20 +36,20 @@ export function createBearerVerifier(deps: {
   cacheBus?: CacheBus;
 }) {
   const { issuer, keys, clients, providers } = deps;
-  const providerCache = new LRUCache<string, OAuthProviderRow[]>({ max: 1000, ttl: 10_000 });
-  const jwksCache = new LRUCache<string, JWTVerifyGetKey>({ max: 1000, ttl: 3_600_000 });
-  const clientCache = new LRUCache<string, boolean>({ max: 10_000, ttl: 10_000 });
+  const providerCache = lruCache<string, OAuthProviderRow[]>({ entries: 1000, ttl: 10_000 });
+  const jwksCache = lruCache<string, JWTVerifyGetKey>({ entries: 1000, ttl: 3_600_000 });
+  const clientCache = lruCache<string, boolean>({ entries: 10_000, ttl: 10_000 });
   // Every instance forgets a changed provider list or a revoked client at once (REDIS_URL); the
   // verified tokens and userinfo answers below are checked against both on every hit.
   const bus = deps.cacheBus ?? createCacheBus();
   const forgetProviders = bus.channel('oauth-providers', providerCache);
   const forgetClient = bus.channel('oauth-clients', clientCache);
   // Opaque tokens: a positive answer is kept a minute, a refusal a few seconds.
-  const userinfoCache = new LRUCache<string, ReaderPrincipal | false>({ max: 10_000, ttl: 60_000 });
+  const userinfoCache = lruCache<string, ReaderPrincipal | false>({ entries: 10_000, ttl: 60_000 });
   // A JWT whose signature and claims checked out stays valid until its exp: verifying the
   // signature again on every request (ES256 or RSA) costs more than the rest of auth. What
   // can change meanwhile (a revoked client, a removed provider) is checked on every hit.
-  const verifiedJwts = new LRUCache<string, ReaderPrincipal>({ max: 10_000, ttl: 300_000 });
+  const verifiedJwts = lruCache<string, ReaderPrincipal>({ entries: 10_000, ttl: 300_000 });
 
   const remember = (key: string, principal: ReaderPrincipal, exp: number | undefined) => {
     const ttl = exp ? Math.min(exp * 1000 - Date.now(), 300_000) : 0;

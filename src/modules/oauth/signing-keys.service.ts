@@ -1,10 +1,10 @@
 import { type CryptoKey, type JWK, exportJWK, generateKeyPair, importJWK } from 'jose';
-import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
 import { type CacheBus, createCacheBus } from '../../shared/cache-bus.js';
 import type { RequestContext } from '../../shared/http/route.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthSigningKeyRow } from './oauth.table.js';
+import { lruCache } from '../../shared/cache.js';
 
 export const SIGNING_ALG = 'ES256';
 
@@ -24,7 +24,7 @@ export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; 
   const { db, repo, accessTokenTtlSeconds } = deps;
   // Short-lived, so that a rotation done by another instance is seen within seconds even without
   // the cache bus (which tells them at once when REDIS_URL is set).
-  const cache = new LRUCache<string, LiveKeys>({ max: 1000, ttl: 5_000 });
+  const cache = lruCache<string, LiveKeys>({ entries: 1000, ttl: 5_000 });
   const forget = (deps.cacheBus ?? createCacheBus()).channel('signing-keys', cache);
 
   const load = async (rows: OAuthSigningKeyRow[]): Promise<LiveKeys> => {

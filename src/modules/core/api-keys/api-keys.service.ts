@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Db, Executor } from '../../../db/client.js';
 import { type CacheBus, createCacheBus } from '../../../shared/cache-bus.js';
@@ -12,6 +11,7 @@ import type { ApiKeysRepository } from './api-keys.repository.js';
 import type { ApiKeyCreate } from './api-keys.schemas.js';
 import type { ApiKeyRow } from './api-keys.table.js';
 import { type KeyPrincipal, isRole } from '../../../shared/permissions.js';
+import { lruCache } from '../../../shared/cache.js';
 
 const KEY_PREFIX = 'mps_';
 // How long an accepted key is trusted without asking the database again. A revocation takes
@@ -26,7 +26,7 @@ export const generateKey = (): string => `${KEY_PREFIX}${randomBytes(32).toStrin
 
 export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; logger: Logger; cacheBus?: CacheBus }) {
   const { db, repo, logger } = deps;
-  const cache = new LRUCache<string, ApiKeyRow>({ max: 10_000, ttl: CACHE_TTL_MS });
+  const cache = lruCache<string, ApiKeyRow>({ entries: 10_000, ttl: CACHE_TTL_MS });
   const forget = (deps.cacheBus ?? createCacheBus()).channel('api-keys', cache);
 
   const touch = (row: ApiKeyRow, now: Date) => {

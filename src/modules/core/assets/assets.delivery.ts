@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { type CacheBus, createCacheBus } from '../../../shared/cache-bus.js';
 import type { Logger } from 'pino';
 import type { Db } from '../../../db/client.js';
@@ -9,6 +8,7 @@ import { CONTENT_TYPES, type OutputFormat, type Transform, render } from './asse
 import type { AssetsRepository, DeliverableFile } from './assets.repository.js';
 import { type DeliveryQuery, parseFileKey } from './assets.schemas.js';
 import type { Storage } from './storage/index.js';
+import { lruCache } from '../../../shared/cache.js';
 
 /** Where an uploaded file's bytes are stored: by media and content hash, never by a name. */
 export const originalKey = (file: { mediaId: string; fileHash: string }) => `originals/${file.mediaId}/${file.fileHash}`;
@@ -40,7 +40,7 @@ const etagOf = (key: string) => `"${createHash('sha256').update(key).digest('bas
 
 export function createAssetDelivery(deps: { db: Db; repo: AssetsRepository; storage: Storage; limiter: Limiter; logger: Logger; publicBaseUrl?: string | undefined; cacheBus?: CacheBus }) {
   const { db, repo, storage, limiter, logger } = deps;
-  const lookups = new LRUCache<string, DeliverableFile | false>({ max: 10_000, ttl: LOOKUP_TTL_MS });
+  const lookups = lruCache<string, DeliverableFile | false>({ entries: 10_000, ttl: LOOKUP_TTL_MS });
   const forgetLookup = (deps.cacheBus ?? createCacheBus()).channel('asset-files', lookups);
   // One render per variant however many requests ask for it at once.
   const rendering = new Map<string, Promise<Buffer>>();

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { type CacheBus, createCacheBus } from '../../../shared/cache-bus.js';
 import type { Db, Executor } from '../../../db/client.js';
 import type { RequestContext } from '../../../shared/http/route.js';
@@ -7,6 +6,7 @@ import type { PagingQuery } from '../../../shared/schemas.js';
 import type { MediaUpdate, StatusCreate, WorkspaceCreate, WorkspaceUpdate } from './tenancy.schemas.js';
 import type { MediaRow } from './tenancy.table.js';
 import type { TenancyRepository } from './tenancy.repository.js';
+import { lruCache } from '../../../shared/cache.js';
 
 /** The statuses every media starts with; publishing rules look them up by key. */
 export const DEFAULT_STATUSES = [
@@ -25,7 +25,7 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
   const { db, repo } = deps;
 
   // Media rows change rarely and are read on every Reader request for locale defaults.
-  const cache = new LRUCache<string, MediaRow>({ max: 10_000, ttl: 30_000 });
+  const cache = lruCache<string, MediaRow>({ entries: 10_000, ttl: 30_000 });
   const forget = (deps.cacheBus ?? createCacheBus()).channel('media', cache);
 
   const loadMedia = async (mediaId: string): Promise<MediaRow> => {
