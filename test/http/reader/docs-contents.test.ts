@@ -195,6 +195,20 @@ describe('GET /api/media/v1/contents/{id}', () => {
     expectError(await reader.get(`/api/media/v1/contents/${randomUUID()}`), 404, 'content_not_found');
     expectError(await reader.get('/api/media/v1/contents/nope'), 400);
   });
+
+  it('names in a related_contents block only the contents readers may see, in the block order', async () => {
+    const draft = await createContent(api, fx, { status_id: fx.statuses.draft });
+    const scheduled = await createContent(api, fx, { published_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const gone = await createContent(api, fx, { published_at: ago(20) });
+    const host = await createContent(api, fx, { published_at: ago(3) });
+    const block = await createBlock(api, host.id, { locale: 'en', kind: 'related_contents', content_ids: [second.id, draft.id, scheduled.id, gone.id, published.id] });
+    expect((await api.delete(`/docs/v2/contents/${gone.id}`)).statusCode).toBe(204);
+    const served = (await reader.get(`/api/media/v1/contents/${host.id}`)).json().data;
+    expect(served.blocks).toEqual([{ id: block.id, kind: 'related_contents', position: 0, content_ids: [second.id, published.id] }]);
+    // The Backoffice keeps the block as written.
+    const stored = (await api.get(`/docs/v2/contents/${host.id}/blocks`)).json().data;
+    expect(stored.map((b: { content_ids?: string[] }) => b.content_ids)).toEqual([[second.id, draft.id, scheduled.id, gone.id, published.id]]);
+  });
 });
 
 /** Counts the statements the driver runs during `work` (PGlite and node-postgres alike). */

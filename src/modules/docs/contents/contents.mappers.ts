@@ -94,7 +94,12 @@ export function contentMappers(urlOf: ImageUrl) {
   const toReaderContentWithBlocks = (row: ContentTree, view: Pick<ReaderView, 'locale' | 'fallback'>) => {
     const content = toReaderContent(row, view);
     const entry = row.locales.find((l) => l.locale === content.locale);
-    return { ...content, blocks: (entry?.blocks ?? []).map((b) => toWireBlock(b as BlockRow, urlOf)) };
+    // A related_contents block names only the contents readers may see (published, live).
+    const blocks = (entry?.blocks ?? []).map((b) => {
+      const wire = toWireBlock(b as BlockRow, urlOf);
+      return wire.kind === 'related_contents' ? { ...wire, content_ids: b.publishedContentIds } : wire;
+    });
+    return { ...content, blocks };
   };
 
   const toContentBlock = (row: ContentBlockRow) => ({ ...toWireBlock(row, urlOf), locale: row.locale! });

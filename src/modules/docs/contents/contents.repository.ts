@@ -1,7 +1,7 @@
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
 import { type SQL, and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
-import { type AggregateRow, type PartDefs, aggregate, part } from '../../../shared/aggregate.js';
+import { type AggregateRow, type Computed, type PartDefs, aggregate, part } from '../../../shared/aggregate.js';
 import { BLOCK_PART_COLUMNS, type BlockRow, blockComputed } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type Keyset, type Paginator, keyset, newestFirst } from '../../../shared/paging.js';
@@ -38,12 +38,22 @@ const authorsPart = part(contentAuthors, {
   columns: ['id', 'profileId'],
 });
 
+/**
+ * A `related_contents` block's contents that readers may see now, in the block's order (the
+ * Reader serves these; the Backoffice the ids as written). The subquery's own `contents` shadows
+ * the root's, so that publishedNow reads the related content.
+ */
+const publishedRelated: Computed<string[]> = (col) =>
+  sql<string[]>`(select coalesce(json_agg(x.id order by x.n), '[]'::json)
+    from jsonb_array_elements_text(${col(contentBlocks.fields)}->'content_ids') with ordinality as x(id, n)
+    where exists (select 1 from ${contents} where ${contents.id} = x.id::uuid and ${contents.deletedAt} is null and ${publishedNow}))`;
+
 const blocksPart = part(contentBlocks, {
   parent: contentBlocks.localeId,
   match: 'id',
   position: 'position',
   columns: BLOCK_PART_COLUMNS,
-  computed: blockComputed(contentBlocks, resolveAssetImages),
+  computed: { ...blockComputed(contentBlocks, resolveAssetImages), publishedContentIds: publishedRelated },
 });
 
 const categoriesPart = part(contentCategories, {
