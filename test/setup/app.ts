@@ -123,3 +123,13 @@ export async function createTestApp(
     },
   };
 }
+
+/** `work`, or a failure naming `what` when it has not settled within `ms` (a request stuck behind a held connection). */
+export const within = <T>(ms: number, work: Promise<T>, what: string): Promise<T> =>
+  Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))]);
+
+/** Connections the app's PostgreSQL pool has handed out right now (none on PGlite, which has no pool). */
+export function checkedOutConnections(database: Database): number {
+  const pool = (database.db as unknown as { $client: { totalCount?: number; idleCount?: number } }).$client;
+  return typeof pool.totalCount === 'number' ? pool.totalCount - (pool.idleCount ?? 0) : 0;
+}

@@ -1,7 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, jpeg, startS3 } from '../../assets/fixtures.js';
-import { type TestContext, createTestApp } from '../../setup/app.js';
+import { type TestContext, checkedOutConnections, createTestApp, within } from '../../setup/app.js';
 import { UUID } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
 
@@ -52,14 +52,7 @@ afterAll(async () => {
   await s3?.close();
 });
 
-const within = <T>(ms: number, work: Promise<T>, what: string): Promise<T> =>
-  Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))]);
-
-/** Connections the app's PostgreSQL pool has handed out (none on PGlite, which has no pool). */
-const checkedOut = () => {
-  const pool = (ctx.database.db as unknown as { $client: { totalCount?: number; idleCount?: number } }).$client;
-  return typeof pool.totalCount === 'number' ? pool.totalCount - (pool.idleCount ?? 0) : 0;
-};
+const checkedOut = () => checkedOutConnections(ctx.database);
 
 describe('an upload whose storage is slow', () => {
   it('holds no transaction or connection while its bytes are stored; the upload then succeeds', async () => {
