@@ -3,7 +3,7 @@ import type { Db, Executor } from './db/client.js';
 import { createJobRunner } from './db/job-queue.js';
 import { serviceSecret } from './db/secrets.js';
 import { createAdOpsServices } from './modules/ad-ops/index.js';
-import { type ProfileKind, createCommunityServices, liveProfileIds, publishedProfileLinks } from './modules/community/index.js';
+import { type ProfileKind, createCommunityServices, liveProfileIds, publishedProfileIds, publishedProfileLinks } from './modules/community/index.js';
 import { type AssetsOptions, type WebhooksOptions, createCoreServices } from './modules/core/index.js';
 import { type MailTransport, createMessengerServices } from './modules/messenger/index.js';
 import { createDocsServices, feedContents, imageUrls, missingAssetImages, resolveAssetImages, liveContentIds, liveTemplateIds, publishedContentIds, publishedContentLinks } from './modules/docs/index.js';
@@ -37,8 +37,8 @@ export async function createServices(deps: {
   // One pg-boss for every module's queue (messenger's sends, core's webhook deliveries).
   const jobs = createJobRunner({ db: deps.db, logger: deps.logger });
   const core = createCoreServices({ db: deps.db, pager, logger: deps.logger, jobs, cacheBus, ...(deps.assets && { assets: deps.assets }), ...(deps.webhooks && { webhooks: deps.webhooks }), ...(deps.auditRetentionDays && { auditRetentionDays: deps.auditRetentionDays }) });
-  // Content authors must be people of the media, a `profiles` block's ids profiles of it: community's public
-  // lookup, so docs never reads community's tables.
+  // Content authors must be people of the media, a `profiles` block's ids profiles of it, and readers see
+  // only published ones: community's public lookups, so docs never reads community's tables.
   const missingOf = (kind: ProfileKind | null) => async (db: Executor, mediaId: string, ids: string[]) => {
     const live = await liveProfileIds(db, mediaId, kind, ids);
     return ids.filter((id) => !live.has(id));
@@ -50,6 +50,7 @@ export async function createServices(deps: {
     publicBaseUrl: deps.publicBaseUrl,
     missingPeople: missingOf('people'),
     missingProfiles: missingOf(null),
+    publishedProfileIds,
   });
   const community = createCommunityServices({
     db: deps.db,

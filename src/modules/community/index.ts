@@ -24,7 +24,7 @@ import { type ProfilesDeps, createProfilesService } from './profiles/profiles.se
 import { projectsKind } from './projects/projects.kind.js';
 
 export type { ProfileKind } from './profiles/profiles.kinds.js';
-export { liveProfileIds, publishedProfileLinks } from './profiles/profiles.lookup.js';
+export { liveProfileIds, publishedProfileIds, publishedProfileLinks } from './profiles/profiles.lookup.js';
 
 /** The four kinds: what each adds to the shared profile. */
 const KINDS: Record<ProfileKind, KindDef> = {

@@ -42,6 +42,8 @@ export function createDocsServices(deps: {
   missingPeople?: (executor: Executor, mediaId: string, ids: string[]) => Promise<string[]>;
   /** A `profiles` block names live profiles of the media: community's check, injected by the container. */
   missingProfiles?: (executor: Executor, mediaId: string, ids: string[]) => Promise<string[]>;
+  /** Readers see only published profiles among a content's authors and `profiles` blocks: community's lookup. */
+  publishedProfileIds?: (executor: Executor, mediaId: string, ids: string[]) => Promise<Set<string>>;
 }) {
   const { db, pager, core } = deps;
   const contentTypes = createContentTypesService({ db, pager });
@@ -52,6 +54,7 @@ export function createDocsServices(deps: {
     templates,
     core: { assertLocales: core.tenancy.assertLocales, missingCategories: core.categories.missing, ...(deps.missingPeople && { missingPeople: deps.missingPeople }),
       ...(deps.missingProfiles && { missingProfiles: deps.missingProfiles }),
+      ...(deps.publishedProfileIds && { publishedProfileIds: deps.publishedProfileIds }),
     },
   });
   /** Categories in the Reader's assocs, as core serves them. */

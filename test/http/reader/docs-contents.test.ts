@@ -196,6 +196,30 @@ describe('GET /api/media/v1/contents/{id}', () => {
     expectError(await reader.get('/api/media/v1/contents/nope'), 400);
   });
 
+  it('names as authors and in a profiles block only the people readers may see, in every read', async () => {
+    const shown = (await createPerson(api, media.workspaceId)).id;
+    const drafted = (await createPerson(api, media.workspaceId)).id;
+    const removed = (await createPerson(api, media.workspaceId)).id;
+    const content = await createContent(api, fx, {
+      published_at: ago(1),
+      locales: [{ locale: 'en', title_html: 'By three', authors: [{ profile_id: drafted }, { profile_id: shown }, { profile_id: removed }] }],
+    });
+    await createBlock(api, content.id, { locale: 'en', kind: 'profiles', profile_ids: [removed, shown, drafted] });
+    expect((await api.patch(`/community/v2/people/${drafted}`, { profile: { status_id: fx.statuses.draft } })).statusCode).toBe(200);
+    expect((await api.delete(`/community/v2/people/${removed}`)).statusCode).toBe(204);
+
+    const one = (await reader.get(`/api/media/v1/contents/${content.id}?locale=en`)).json().data;
+    expect(one.author_ids).toEqual([shown]);
+    expect(one.blocks).toEqual([{ id: expect.any(String), kind: 'profiles', position: 0, profile_ids: [shown] }]);
+    const listed = (await reader.get('/api/media/v1/contents?limit=50&locale=en')).json().data.find((c: { id: string }) => c.id === content.id);
+    expect(listed.author_ids).toEqual([shown]);
+    const found = (await reader.get('/api/media/v1/contents/search?q=three&locale=en')).json().data.find((c: { id: string }) => c.id === content.id);
+    expect(found.author_ids).toEqual([shown]);
+    // The Backoffice keeps what was written.
+    const stored = (await api.get(`/docs/v2/contents/${content.id}`)).json().data;
+    expect(stored.locales[0].authors.map((a: { profile_id: string }) => a.profile_id)).toEqual([drafted, shown, removed]);
+  });
+
   it('names in a related_contents block only the contents readers may see, in the block order', async () => {
     const draft = await createContent(api, fx, { status_id: fx.statuses.draft });
     const scheduled = await createContent(api, fx, { published_at: new Date(Date.now() + 3_600_000).toISOString() });

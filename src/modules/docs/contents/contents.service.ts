@@ -40,6 +40,13 @@ export interface ContentsCore {
   missingPeople?(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   /** The ids among `ids` that are not live profiles of the media, of any kind (community's; a `profiles` block names them). */
   missingProfiles?(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
+  /** The ids among `ids` that are profiles readers may see (community's): a content served to readers names no other. */
+  publishedProfileIds?(executor: Executor, mediaId: string, ids: string[]): Promise<Set<string>>;
+}
+
+/** What of a content read names profiles: its entries' authors and, read with its blocks, `profiles` blocks. */
+interface NamingProfiles {
+  locales: Array<{ authors: Array<{ profileId: string }>; blocks?: Array<{ kind: string; fields: { profile_ids?: string[] | undefined } }> }>;
 }
 
 /** Each author named in the language entries, with where it was named. */
@@ -181,6 +188,36 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     await contentAggregate.replace(tx, 'locales.blocks', localeId, entries);
     await repo.refreshSearch(tx, contentId, localeId);
     await repo.update(tx, contentId, {});
+  };
+
+  /**
+   * Contents as readers may see them: authors and `profiles` blocks' people only where they are
+   * profiles readers may see (published, live). One lookup for all the rows, none when they name
+   * no one. The rows are the read's own, changed in place.
+   */
+  const readersView = async <R extends NamingProfiles>(mediaId: string, rows: R[]): Promise<R[]> => {
+    const named = new Set<string>();
+    for (const row of rows) {
+      for (const l of row.locales) {
+        for (const a of l.authors) named.add(a.profileId);
+        for (const b of l.blocks ?? []) if (b.kind === 'profiles') for (const id of b.fields.profile_ids ?? []) named.add(id);
+      }
+    }
+    if (named.size === 0 || !core.publishedProfileIds) return rows;
+    const visible = await core.publishedProfileIds(db, mediaId, [...named]);
+    for (const row of rows) {
+      for (const l of row.locales) {
+        l.authors = l.authors.filter((a) => visible.has(a.profileId));
+        for (const b of l.blocks ?? []) {
+          if (b.kind === 'profiles' && b.fields.profile_ids) b.fields = Object.assign({}, b.fields, { profile_ids: b.fields.profile_ids.filter((id) => visible.has(id)) });
+        }
+      }
+    }
+    return rows;
+  };
+  const readersPage = async <R extends NamingProfiles, P extends { items: R[] }>(ctx: RequestContext, page: P): Promise<P> => {
+    await readersView(ctx.mediaId, page.items);
+    return page;
   };
 
   const loadQuestion = async (ctx: RequestContext, contentId: string, blockId: string) => {
@@ -408,28 +445,35 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
         );
       }),
 
-    // ---- Reader
+    // ---- Reader: every read below passes through readersView, so that no profile readers may not see is named.
 
-    listPublished: (ctx: RequestContext, query: ReaderContentsQuery) =>
-      repo.listPublished(db, ctx.mediaId, query, { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'] }),
+    listPublished: async (ctx: RequestContext, query: ReaderContentsQuery) =>
+      readersPage(ctx, await repo.listPublished(db, ctx.mediaId, query, { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'] })),
 
     /** Published contents matching `q`, most relevant first, searched in the media's languages. */
-    search: (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[]) =>
-      repo.search(db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
-        categoryIds: query['category_ids[]'],
-        templateIds: query['template_ids[]'],
-      }),
+    search: async (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[]) =>
+      readersPage(
+        ctx,
+        await repo.search(db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
+          categoryIds: query['category_ids[]'],
+          templateIds: query['template_ids[]'],
+        }),
+      ),
 
     /** Published contents in another module's order (a magazine section's), a Reader list page. */
-    listPublishedIn: (ctx: RequestContext, query: PagingQuery, listing: ContentListing) => repo.listPublishedIn(db, ctx.mediaId, query, listing),
+    listPublishedIn: async (ctx: RequestContext, query: PagingQuery, listing: ContentListing) =>
+      readersPage(ctx, await repo.listPublishedIn(db, ctx.mediaId, query, listing)),
 
     /** Published contents matching `q` among those another module names (`within`), most relevant first. */
-    searchWithin: (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[], within: ContentsWithin) =>
-      repo.search(db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
-        categoryIds: query['category_ids[]'],
-        templateIds: query['template_ids[]'],
-        within,
-      }),
+    searchWithin: async (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[], within: ContentsWithin) =>
+      readersPage(
+        ctx,
+        await repo.search(db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
+          categoryIds: query['category_ids[]'],
+          templateIds: query['template_ids[]'],
+          within,
+        }),
+      ),
 
     /** SQL of a derived table `(content_id, rank)` of live contents matching the placeholder `q` in the media's languages. */
     searchHits: (mediaLocales: readonly string[]) => repo.searchHits(searchConfigsOf(mediaLocales)),
@@ -437,7 +481,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     /** The media's published contents among `ids`, by id. */
     async publishedAmong(mediaId: string, ids: string[]) {
       if (ids.length === 0) return new Map<string, ContentRecord>();
-      return new Map((await repo.publishedAmong(db, mediaId, ids)).map((r) => [r.id, r]));
+      return new Map((await readersView(mediaId, await repo.publishedAmong(db, mediaId, ids))).map((r) => [r.id, r]));
     },
 
     /** The ids among `ids` that are not live contents of the media (other modules' references). */
@@ -446,7 +490,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     async getPublished(ctx: RequestContext, id: string) {
       const row = await repo.findTree(db, ctx.mediaId, id, 'published');
       if (!row) throw docsErrors.contentNotFound();
-      return row;
+      return (await readersView(ctx.mediaId, [row]))[0]!;
     },
 
     /**
