@@ -105,7 +105,7 @@ export function issueMappers(urlOf: ImageUrl) {
 
   const toReaderSection = (row: SectionRecord, view: View) => {
     const { fields, meta } = readerSectionFields(row, view);
-    return { ...fields, meta: { locales: meta } };
+    return Object.assign(fields, { meta: { locales: meta } });
   };
 
   /** Reader: the issue in one language, its sections in order in that language. */
