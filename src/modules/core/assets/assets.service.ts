@@ -9,15 +9,12 @@ import type { TenancyService } from '../tenancy/tenancy.service.js';
 import { type AssetDelivery, originalKey } from './assets.delivery.js';
 import { EXTENSIONS, type Gravity, type ImageInfo, inspect, withoutMetadata } from './assets.images.js';
 import { type AssetsRepository, imageAggregate } from './assets.repository.js';
+import type { AssetRow } from './assets.table.js';
 import type { AssetImageCreate, AssetImageLocaleInput, AssetImageUpdate } from './assets.schemas.js';
 import type { Storage } from './storage/index.js';
 
-/** Bytes checked and stored for an asset row still to write: `info` unless the media held them already. */
-export interface StagedFile {
-  fileHash: string;
-  size: number;
-  info?: ImageInfo;
-}
+/** Staged bytes: the asset the media already holds for them, or bytes checked and stored for a row still to write. */
+export type StagedFile = { known: AssetRow } | { fileHash: string; size: number; info: ImageInfo };
 
 export interface UploadLimits {
   /** UPLOAD_LIMIT: largest Backoffice upload in bytes. */
@@ -73,7 +70,8 @@ export function createAssetsService(deps: {
   async function stage(ctx: RequestContext, bytes: Buffer): Promise<StagedFile> {
     const fileHash = createHash('sha256').update(bytes).digest('hex');
     // Bytes seen before were checked then: no decoding again.
-    if (await repo.findAssetByHash(db, ctx.mediaId, fileHash)) return { fileHash, size: bytes.length };
+    const known = await repo.findAssetByHash(db, ctx.mediaId, fileHash);
+    if (known) return { known };
     const info = await limiter.run(() => inspect(bytes));
     // Stored before the row exists, so a row always has its bytes; a concurrent upload of the
     // same bytes writes the same file.
@@ -83,11 +81,10 @@ export function createAssetsService(deps: {
 
   /** The asset of staged bytes: the one the media holds (created: false), else a new row. */
   async function record(ctx: RequestContext, file: StagedFile) {
-    const known = await repo.findAssetByHash(db, ctx.mediaId, file.fileHash);
-    if (known) return { row: known, created: false };
     // (Asset rows are never deleted: bytes the media held when staged, it holds now.)
-    if (!file.info) throw coreErrors.assetNotFound();
-    const info = file.info;
+    if ('known' in file) return { row: file.known, created: false };
+    const { info } = file;
+    // A concurrent upload of the same bytes may have written the row meanwhile: then it is found.
     return insertOrFind(
       () =>
         repo.insertAssetIfAbsent(db, {
