@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, createDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { UUID } from './expect.js';
+import { type Client, createCategory } from './factories.js';
 import { withDatabase } from './global-setup.js';
 
 export interface TestDatabase {
@@ -132,4 +134,16 @@ export const within = <T>(ms: number, work: Promise<T>, what: string): Promise<T
 export function checkedOutConnections(database: Database): number {
   const pool = (database.db as unknown as { $client: { totalCount?: number; idleCount?: number } }).$client;
   return typeof pool.totalCount === 'number' ? pool.totalCount - (pool.idleCount ?? 0) : 0;
+}
+
+/**
+ * While something waits (`during`: an upload's body on its way, its bytes being stored), a write
+ * and a read still answer within 5 s, and no pooled connection is held meanwhile.
+ */
+export async function expectOthersProceed(ctx: TestContext, api: Client, during: string): Promise<void> {
+  const category = await within(5_000, createCategory(api), `a write while ${during}`);
+  expect(category.id).toMatch(UUID);
+  const listed = await within(5_000, api.get('/core/v2/categories'), `a read while ${during}`);
+  expect(listed.json().data.map((c: { id: string }) => c.id)).toContain(category.id);
+  expect(checkedOutConnections(ctx.database)).toBe(0);
 }
