@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { isoText } from '../../../shared/aggregate.js';
+import { liveIdsIn } from '../../../shared/records.js';
 import { statuses } from '../../core/tenancy/tenancy.table.js';
 import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
 import { profiles } from './profiles.table.js';
@@ -26,14 +27,7 @@ export async function liveProfileIds(db: Executor, mediaId: string, kind: Profil
 }
 
 /** The ids among `ids` that are live, published profiles of the media (of any kind): what readers may see. */
-export async function publishedProfileIds(db: Executor, mediaId: string, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: profiles.id })
-    .from(profiles)
-    .where(and(eq(profiles.mediaId, mediaId), inArray(profiles.id, [...new Set(ids)]), sql`${profiles.deletedAt} is null`, publishedProfile));
-  return new Set(rows.map((r) => r.id));
-}
+export const publishedProfileIds = liveIdsIn(profiles, publishedProfile);
 
 /** Published, live records of a kind for sitemaps, ordered by id, keyset after `afterId`. */
 export async function publishedProfileLinks(

@@ -397,7 +397,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
       const relations = block.entries.flatMap((e) => (e.relationId ? [e.relationId] : []));
       const [contents, profiles] = await Promise.all([
         block.entries.length > 0 ? core.publishedContentIds(db, ctx.mediaId, block.entries.map((e) => e.contentId)) : new Set<string>(),
-        publishedProfileIds(db, ctx.mediaId, relations),
+        relations.length > 0 ? publishedProfileIds(db, ctx.mediaId, relations) : new Set<string>(),
       ]);
       const entries = block.entries
         .filter((e) => contents.has(e.contentId))
