@@ -100,7 +100,7 @@ export function searchDocument(config: SQL, texts: { a: SQL | PgColumn; b?: SQL 
 }
 
 export interface SearchColumns {
-  /** The entry's media, leading both indexes. */
+  /** The entry's media, leading the documents' index. */
   mediaId: PgColumn;
   /** The stored document (tsvector, GIN-indexed). */
   document: PgColumn;

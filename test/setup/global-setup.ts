@@ -33,7 +33,7 @@ export default async function setup(project: TestProject) {
   const removeDir = () => rm(dir, { recursive: true, force: true });
   if (!url) {
     project.provide('templateDatabase', null);
-    await setupPgliteTemplate(project, dir);
+    project.provide('pgliteTemplate', await setupPgliteTemplate(project, dir));
     return removeDir;
   }
   project.provide('pgliteTemplate', null);
@@ -58,8 +58,11 @@ export default async function setup(project: TestProject) {
   };
 }
 
-/** The migrated PGlite, dumped (each test file's in-memory instance loads it) and on disk (process tests copy it). */
-async function setupPgliteTemplate(project: TestProject, dir: string) {
+/**
+ * The migrated PGlite on disk (provided as `pgliteDataDir`, process tests copy it) and dumped: the
+ * dump's file is returned, for the PGlite runs whose test files load it into their instances.
+ */
+async function setupPgliteTemplate(project: TestProject, dir: string): Promise<string> {
   const file = join(dir, 'template.tar');
   const pglite = new PGlite({ extensions: pgliteExtensions });
   let dump: Blob | File;
@@ -75,8 +78,8 @@ async function setupPgliteTemplate(project: TestProject, dir: string) {
   const onDisk = new PGlite(join(dataDir, 'pglite'), { extensions: pgliteExtensions, loadDataDir: dump });
   await onDisk.waitReady;
   await onDisk.close();
-  project.provide('pgliteTemplate', file);
   project.provide('pgliteDataDir', dataDir);
+  return file;
 }
 
 export function withDatabase(url: string, name: string): string {
