@@ -29,7 +29,9 @@ export const healthPlugin = fp<{ database: Database }>(
     function settled(this: ServerResponse) {
       underWay.delete(this);
     }
-    app.server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    // Before Fastify's own listener: an answer made without waiting (every hook and the handler
+    // synchronous, as /ready's 503 is) has been sent by the time a later listener runs.
+    app.server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
       if (shuttingDown) {
         res.setHeader('connection', 'close');
         return;
