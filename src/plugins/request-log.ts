@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import fp from 'fastify-plugin';
 
 // Query parameters that may carry secrets; their values never reach a log line.
@@ -28,25 +29,35 @@ export const REDACT_PATHS = [
   '*.secret',
 ];
 
-/** One line per request: request id, route, status, duration. */
+/** Whether `log` writes info lines: the app's logger is pino, which can say so. */
+const writesInfo = (log: FastifyBaseLogger) => (log as FastifyBaseLogger & Partial<Pick<Logger, 'isLevelEnabled'>>).isLevelEnabled?.('info') ?? true;
+
+/**
+ * One line per request: request id, route, status, duration. Both hooks are plain callbacks
+ * (no promise per request), and the line is built only when the level writes it.
+ */
 export const requestLogPlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (req, reply) => {
+    app.addHook('onRequest', (req, reply, done) => {
       reply.header('x-request-id', req.id);
+      done();
     });
-    app.addHook('onResponse', async (req: FastifyRequest, reply) => {
-      req.log.info(
-        {
-          method: req.method,
-          url: redactUrl(req.url),
-          route: req.routeOptions.url ?? null,
-          operation: req.routeOptions.config.operationId ?? null,
-          status: reply.statusCode,
-          duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-          ip: req.ip,
-        },
-        'request completed',
-      );
+    app.addHook('onResponse', (req: FastifyRequest, reply, done) => {
+      if (writesInfo(req.log)) {
+        req.log.info(
+          {
+            method: req.method,
+            url: redactUrl(req.url),
+            route: req.routeOptions.url ?? null,
+            operation: req.routeOptions.config.operationId ?? null,
+            status: reply.statusCode,
+            duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+            ip: req.ip,
+          },
+          'request completed',
+        );
+      }
+      done();
     });
   },
   { name: 'request-log' },

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** A UUID of any version, as text (for use inside larger patterns). */
 export const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
@@ -11,4 +11,4 @@ export const isUuid = (value: string): boolean => UUID.test(value);
  * SHA-256, hex: how API keys, client secrets and refresh tokens are stored. They carry 256
  * random bits, so a fast hash is enough: there is nothing to brute-force.
  */
-export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+export const sha256 = (value: string): string => hash('sha256', value, 'hex');

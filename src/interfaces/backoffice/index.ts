@@ -17,6 +17,7 @@ import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
 import { conditionalWrites, currentVersions, ifMatchHeader, validators } from '../../shared/http/conditional.js';
+import { hookList } from '../../shared/http/hooks.js';
 import { documentRoute, withHeader } from '../../shared/http/route.js';
 
 export interface TreeOptions {
@@ -56,14 +57,17 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
     // Each write runs in one transaction with its audit entry (core/audit/audit.writes.ts), its If-Match checked inside it.
     const write = conditional || route.method === 'POST';
     route.config = { ...route.config, ...(write && { around: writes }), responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', ...(read ? (['Cache-Control'] as const) : [])] };
+    // Only a write emits an event: its hooks are the route's own, so that no read runs them.
+    if (write) {
+      route.onSend = [...hookList(route.onSend), events.onSend] as typeof route.onSend;
+      route.onResponse = [...hookList(route.onResponse), events.onResponse] as typeof route.onResponse;
+    }
     recordRoutes(app, 'backoffice', route);
   });
   app.addHook('onRequest', apiKeyAuth(services.core.apiKeys.authenticate, authFailures));
   // A strong ETag on every record and list answer, 304 to a matching If-None-Match; a key's
   // reads may be kept by its own client but revalidated each time.
   app.addHook('onSend', validators((req) => (req.method === 'GET' || req.method === 'HEAD' ? 'private, no-cache' : undefined)));
-  app.addHook('onSend', events.onSend);
-  app.addHook('onResponse', events.onResponse);
   await applyRateLimit(app, {
     max: config.rateLimit.backoffice,
     keyGenerator: (req) => (req.principal ? `key:${req.principal.keyId}` : `ip:${req.ip}`),

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { RouteEntry } from '../../plugins/route-table.js';
 import { AppError } from '../errors.js';
@@ -16,7 +16,7 @@ export function notModified(header: string | string[] | undefined, etag: string)
 }
 
 /** A strong ETag of a body: its SHA-256, base64url. */
-export const etagOf = (body: string | Buffer): string => `"${createHash('sha256').update(body).digest('base64url')}"`;
+export const etagOf = (body: string | Buffer): string => `"${hash('sha256', body, 'base64url')}"`;
 
 /**
  * Sends a generated document (a feed, a sitemap) with its validators: `ETag` (of the bytes) and
@@ -58,21 +58,22 @@ export function sendConditional(
  * whose `If-None-Match` matches is answered 304 with no body. `cacheControl` names the answer's
  * Cache-Control (a route that sets its own keeps it).
  */
-export function validators(cacheControl: (req: FastifyRequest, reply: FastifyReply) => string | undefined) {
-  return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+export function validators(cacheControl: (req: FastifyRequest, reply: FastifyReply) => string | undefined): onSendHookHandler {
+  // A plain callback: nothing here waits, so no promise per answer.
+  return (req, reply, payload, done) => {
     const read = req.method === 'GET' || req.method === 'HEAD';
     if (!reply.hasHeader('cache-control')) {
       const value = cacheControl(req, reply);
       if (value) reply.header('cache-control', value);
     }
-    if ((reply.statusCode !== 200 && reply.statusCode !== 201) || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
+    if ((reply.statusCode !== 200 && reply.statusCode !== 201) || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return done(null, payload);
     let etag = reply.getHeader('etag') as string | undefined;
     if (!etag) reply.header('etag', (etag = etagOf(payload)));
     if (read && notModified(req.headers['if-none-match'], etag)) {
       reply.status(304);
-      return '';
+      return done(null, '');
     }
-    return payload;
+    return done(null, payload);
   };
 }
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { AppError, errors } from '../errors.js';
 import { idempotencyKeys } from '../idempotency-keys.table.js';
+import { hookList } from './hooks.js';
 
 /**
  * Idempotent POSTs (issue 17; Stripe and the IETF `Idempotency-Key` draft), once for every route
@@ -187,9 +188,8 @@ async function beforeSend(req: FastifyRequest, reply: FastifyReply, payload: unk
  * preHandlers (the media resolved) and onSend hooks (the ETag set).
  */
 export function idempotencyHooks(options: RouteOptions): Pick<RouteOptions, 'preHandler' | 'onSend'> {
-  const list = <T>(hook: T | T[] | undefined): T[] => (hook === undefined ? [] : Array.isArray(hook) ? hook : [hook]);
   return {
-    preHandler: [...list(options.preHandler), beforeHandler] as RouteOptions['preHandler'],
-    onSend: [...list(options.onSend), beforeSend] as RouteOptions['onSend'],
+    preHandler: [...hookList(options.preHandler), beforeHandler] as RouteOptions['preHandler'],
+    onSend: [...hookList(options.onSend), beforeSend] as RouteOptions['onSend'],
   };
 }

@@ -98,11 +98,12 @@ export function surrogateKeys(kind: string, body: unknown): string[] {
 }
 
 /** A tree's preSerialization hook: a success answer of a route with a kind gets its `Surrogate-Key`. */
-export async function surrogateKeyHook(req: FastifyRequest, reply: FastifyReply, payload: unknown) {
+export function surrogateKeyHook(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  // A plain callback: nothing here waits, so no promise per answer.
   const kind = req.routeOptions.config.surrogateKind;
   if (kind && reply.statusCode < 300) {
     const keys = surrogateKeys(kind, payload);
     if (keys.length > 0) reply.header('surrogate-key', keys.join(' '));
   }
-  return payload;
+  done(null, payload);
 }
