@@ -1,4 +1,4 @@
-import { timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { uuidv7 } from 'uuidv7';
 
 // Millisecond precision: the wire carries milliseconds, and keyset cursors built from a
@@ -17,5 +17,19 @@ export const timestamps = () => ({
 });
 
 export const deletedAt = () => tstz('deleted_at');
+
+/** A required reference to another table's row: the uuid column and its foreign key. */
+export const refColumn = (name: string, target: () => AnyPgColumn) => uuid(name).notNull().references(target);
+
+/**
+ * The columns of every metadata table, spread beside the owner's `refColumn`: the one metadata
+ * shape, ordered key/value entries, one per key (its unique index leads with the owner).
+ */
+export const metadataColumns = () => ({
+  id: idColumn(),
+  position: integer('position').notNull(),
+  key: text('key').notNull(),
+  value: text('value').notNull(),
+});
 
 export { uuidv7 as newId };

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps, tstz } from '../../db/columns.js';
+import { deletedAt, idColumn, refColumn, timestamps, tstz } from '../../db/columns.js';
 import { mediaIdColumn } from '../core/tenancy/tenancy.table.js';
 
 /** Applications that get tokens with client credentials; `id` is the client_id. */
@@ -74,9 +74,7 @@ export const oauthRefreshTokens = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    clientId: uuid('client_id')
-      .notNull()
-      .references(() => oauthClients.id),
+    clientId: refColumn('client_id', () => oauthClients.id),
     familyId: uuid('family_id').notNull(),
     tokenHash: text('token_hash').notNull(),
     scope: text('scope').notNull(),

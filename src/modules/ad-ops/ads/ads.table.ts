@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps, tstz } from '../../../db/columns.js';
+import { check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { idColumn, refColumn, timestamps, tstz } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { adCategories } from '../ad-categories/ad-categories.table.js';
 import { advertisers } from '../advertisers/advertisers.table.js';
@@ -14,15 +14,11 @@ export const ads = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    advertiserId: uuid('advertiser_id')
-      .notNull()
-      .references(() => advertisers.id),
+    advertiserId: refColumn('advertiser_id', () => advertisers.id),
     name: text('name').notNull(),
     priority: integer('priority').notNull(),
     businessReference: text('business_reference'),
-    categoryId: uuid('category_id')
-      .notNull()
-      .references(() => adCategories.id),
+    categoryId: refColumn('category_id', () => adCategories.id),
     startsAt: tstz('starts_at').notNull(),
     endsAt: tstz('ends_at').notNull(),
     // The zone the client's wall-clock times were read in; starts_at and ends_at are instants.

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
+import { deletedAt, idColumn, refColumn, timestamps } from '../../../db/columns.js';
 import { assetImages } from '../../core/assets/assets.table.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { ads } from '../ads/ads.table.js';
@@ -13,9 +13,7 @@ export const adCreatives = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    adId: uuid('ad_id')
-      .notNull()
-      .references(() => ads.id),
+    adId: refColumn('ad_id', () => ads.id),
     name: text('name').notNull(),
     kind: text('kind').notNull(),
     clickUrl: text('click_url').notNull(),

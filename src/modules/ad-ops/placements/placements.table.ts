@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, tstz } from '../../../db/columns.js';
+import { idColumn, refColumn, tstz } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { ads } from '../ads/ads.table.js';
 
@@ -10,9 +10,7 @@ export const adPlacements = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    adId: uuid('ad_id')
-      .notNull()
-      .references(() => ads.id),
+    adId: refColumn('ad_id', () => ads.id),
     target: text('target').notNull(),
     // A magazine issue of the media, checked through the magazines module when placed.
     issueId: uuid('issue_id'),

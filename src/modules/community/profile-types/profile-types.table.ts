@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
+import { boolean, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { deletedAt, idColumn, metadataColumns, refColumn, timestamps } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 
 /** What a community profile is (event, organization, person, project) and which contact fields it has. */
@@ -41,13 +41,8 @@ export const profileTypes = pgTable(
 export const profileTypeMetadata = pgTable(
   'profile_type_metadata',
   {
-    id: idColumn(),
-    profileTypeId: uuid('profile_type_id')
-      .notNull()
-      .references(() => profileTypes.id),
-    position: integer('position').notNull(),
-    key: text('key').notNull(),
-    value: text('value').notNull(),
+    profileTypeId: refColumn('profile_type_id', () => profileTypes.id),
+    ...metadataColumns(),
   },
   // Also serves reading a profile type's entries: profile_type_id leads.
   (t) => [uniqueIndex('profile_type_metadata_key_uq').on(t.profileTypeId, t.key)],

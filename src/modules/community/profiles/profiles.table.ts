@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps, tstz } from '../../../db/columns.js';
+import { deletedAt, idColumn, metadataColumns, refColumn, timestamps, tstz } from '../../../db/columns.js';
 import { blockColumns } from '../../../shared/blocks.js';
 import { searchableEntryColumns, searchableEntryIndexes } from '../../../shared/search.js';
-import { categories } from '../../core/categories/categories.table.js';
+import { categoryLinkColumns } from '../../core/categories/categories.table.js';
 import { mediaIdColumn, statuses, workspaces } from '../../core/tenancy/tenancy.table.js';
 import { profileTypes } from '../profile-types/profile-types.table.js';
 
@@ -19,15 +19,9 @@ export const profiles = pgTable(
     id: idColumn(),
     mediaId: mediaIdColumn(),
     kind: text('kind').notNull(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    statusId: uuid('status_id')
-      .notNull()
-      .references(() => statuses.id),
-    profileTypeId: uuid('profile_type_id')
-      .notNull()
-      .references(() => profileTypes.id),
+    workspaceId: refColumn('workspace_id', () => workspaces.id),
+    statusId: refColumn('status_id', () => statuses.id),
+    profileTypeId: refColumn('profile_type_id', () => profileTypes.id),
     canonicalUrl: text('canonical_url'),
     canonicalDomain: text('canonical_domain'),
     coverImageKey: text('cover_image_key'),
@@ -65,14 +59,8 @@ export const profiles = pgTable(
 export const profileCategories = pgTable(
   'profile_categories',
   {
-    id: idColumn(),
-    profileId: uuid('profile_id')
-      .notNull()
-      .references(() => profiles.id),
-    categoryId: uuid('category_id')
-      .notNull()
-      .references(() => categories.id),
-    position: integer('position').notNull(),
+    profileId: refColumn('profile_id', () => profiles.id),
+    ...categoryLinkColumns(),
   },
   (t) => [
     uniqueIndex('profile_categories_profile_category_uq').on(t.profileId, t.categoryId),
@@ -85,9 +73,7 @@ export const profileDescriptions = pgTable(
   'profile_descriptions',
   {
     id: idColumn(),
-    profileId: uuid('profile_id')
-      .notNull()
-      .references(() => profiles.id),
+    profileId: refColumn('profile_id', () => profiles.id),
     locale: text('locale').notNull(),
     ...timestamps(),
     deletedAt: deletedAt(),
@@ -103,9 +89,7 @@ export const profileDescriptions = pgTable(
 export const profileDescriptionBlocks = pgTable(
   'profile_description_blocks',
   {
-    descriptionId: uuid('description_id')
-      .notNull()
-      .references(() => profileDescriptions.id),
+    descriptionId: refColumn('description_id', () => profileDescriptions.id),
     ...blockColumns(),
   },
   (t) => [
@@ -120,9 +104,7 @@ export const profileAddresses = pgTable(
   'profile_addresses',
   {
     id: idColumn(),
-    profileId: uuid('profile_id')
-      .notNull()
-      .references(() => profiles.id),
+    profileId: refColumn('profile_id', () => profiles.id),
     locale: text('locale').notNull(),
     country: text('country'),
     state: text('state'),
@@ -145,9 +127,7 @@ export const profileContacts = pgTable(
   'profile_contacts',
   {
     id: idColumn(),
-    profileId: uuid('profile_id')
-      .notNull()
-      .references(() => profiles.id),
+    profileId: refColumn('profile_id', () => profiles.id),
     locale: text('locale').notNull(),
     email: text('email'),
     phone: text('phone'),
@@ -173,9 +153,7 @@ export const profileLocales = pgTable(
   'profile_locales',
   {
     id: idColumn(),
-    profileId: uuid('profile_id')
-      .notNull()
-      .references(() => profiles.id),
+    profileId: refColumn('profile_id', () => profiles.id),
     locale: text('locale').notNull(),
     summaryHtml: text('summary_html'),
     summaryText: text('summary_text'),
@@ -192,13 +170,8 @@ export const profileLocales = pgTable(
 export const profileMetadata = pgTable(
   'profile_metadata',
   {
-    id: idColumn(),
-    profileId: uuid('profile_id')
-      .notNull()
-      .references(() => profiles.id),
-    position: integer('position').notNull(),
-    key: text('key').notNull(),
-    value: text('value').notNull(),
+    profileId: refColumn('profile_id', () => profiles.id),
+    ...metadataColumns(),
   },
   (t) => [uniqueIndex('profile_metadata_key_uq').on(t.profileId, t.key)],
 );
@@ -208,9 +181,7 @@ export const profileBlocks = pgTable(
   'profile_blocks',
   {
     id: idColumn(),
-    profileId: uuid('profile_id')
-      .notNull()
-      .references(() => profiles.id),
+    profileId: refColumn('profile_id', () => profiles.id),
     key: text('key').notNull(),
     position: integer('position').notNull(),
     ...timestamps(),
@@ -227,9 +198,7 @@ export const profileBlockLocales = pgTable(
   'profile_block_locales',
   {
     id: idColumn(),
-    blockId: uuid('block_id')
-      .notNull()
-      .references(() => profileBlocks.id),
+    blockId: refColumn('block_id', () => profileBlocks.id),
     locale: text('locale').notNull(),
     title: text('title').notNull(),
   },
@@ -241,9 +210,7 @@ export const profileBlockEntries = pgTable(
   'profile_block_entries',
   {
     id: idColumn(),
-    blockId: uuid('block_id')
-      .notNull()
-      .references(() => profileBlocks.id),
+    blockId: refColumn('block_id', () => profileBlocks.id),
     position: integer('position').notNull(),
     contentId: uuid('content_id').notNull(),
     relationId: uuid('relation_id'),
@@ -266,9 +233,7 @@ export const eventSchedules = pgTable(
   'event_schedules',
   {
     id: idColumn(),
-    eventId: uuid('event_id')
-      .notNull()
-      .references(() => profiles.id),
+    eventId: refColumn('event_id', () => profiles.id),
     position: integer('position').notNull(),
     kind: text('kind').notNull(),
     startsAt: tstz('starts_at'),
@@ -288,9 +253,7 @@ export const eventRegistrations = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    eventId: uuid('event_id')
-      .notNull()
-      .references(() => profiles.id),
+    eventId: refColumn('event_id', () => profiles.id),
     /** The reader: the token's subject. */
     reader: text('reader').notNull(),
     displayName: text('display_name'),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps, tstz } from '../../../db/columns.js';
+import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { deletedAt, idColumn, refColumn, timestamps, tstz } from '../../../db/columns.js';
 import { mediaIdColumn } from '../tenancy/tenancy.table.js';
 
 /** A stored file: one per media and content hash, never changed or deleted by the API. */
@@ -30,9 +30,7 @@ export const assetImages = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    assetId: uuid('asset_id')
-      .notNull()
-      .references(() => assets.id),
+    assetId: refColumn('asset_id', () => assets.id),
     // Copies of the file's key and hash (both immutable), so reads need no join.
     fileKey: text('file_key').notNull(),
     fileHash: text('file_hash').notNull(),
@@ -60,9 +58,7 @@ export const assetImageLocales = pgTable(
   'asset_image_locales',
   {
     id: idColumn(),
-    imageId: uuid('image_id')
-      .notNull()
-      .references(() => assetImages.id),
+    imageId: refColumn('image_id', () => assetImages.id),
     locale: text('locale').notNull(),
     credit: text('credit'),
     captionHtml: text('caption_html'),

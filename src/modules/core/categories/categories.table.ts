@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
+import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { deletedAt, idColumn, refColumn, timestamps } from '../../../db/columns.js';
 import { mediaIdColumn } from '../tenancy/tenancy.table.js';
 
 export const categories = pgTable(
@@ -21,13 +21,18 @@ export const categories = pgTable(
   ],
 );
 
+/** The columns of a record's ordered category links (a content's, a profile's), beside the record's `refColumn`. */
+export const categoryLinkColumns = () => ({
+  id: idColumn(),
+  categoryId: refColumn('category_id', () => categories.id),
+  position: integer('position').notNull(),
+});
+
 export const categoryLocales = pgTable(
   'category_locales',
   {
     id: idColumn(),
-    categoryId: uuid('category_id')
-      .notNull()
-      .references(() => categories.id),
+    categoryId: refColumn('category_id', () => categories.id),
     locale: text('locale').notNull(),
     name: text('name').notNull(),
     description: text('description'),

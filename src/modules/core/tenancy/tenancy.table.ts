@@ -15,13 +15,18 @@ export const mediaIdColumn = () =>
     .notNull()
     .references(() => media.id);
 
+/** The columns a media's named record with a stable key shares (a workspace, a content type, a topic). */
+export const keyedRecordColumns = () => ({
+  id: idColumn(),
+  mediaId: mediaIdColumn(),
+  key: text('key').notNull(),
+  name: text('name').notNull(),
+});
+
 export const workspaces = pgTable(
   'workspaces',
   {
-    id: idColumn(),
-    mediaId: mediaIdColumn(),
-    key: text('key').notNull(),
-    name: text('name').notNull(),
+    ...keyedRecordColumns(),
     ...timestamps(),
   },
   (t) => [

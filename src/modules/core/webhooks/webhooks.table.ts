@@ -1,6 +1,6 @@
 import { desc, sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps, tstz } from '../../../db/columns.js';
+import { deletedAt, idColumn, refColumn, timestamps, tstz } from '../../../db/columns.js';
 import { mediaIdColumn } from '../tenancy/tenancy.table.js';
 
 /**
@@ -30,9 +30,7 @@ export const webhookDeliveries = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    webhookId: uuid('webhook_id')
-      .notNull()
-      .references(() => webhooks.id),
+    webhookId: refColumn('webhook_id', () => webhooks.id),
     eventId: uuid('event_id').notNull(),
     eventType: text('event_type').notNull(),
     payload: jsonb('payload').notNull(),
@@ -57,9 +55,7 @@ export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
     id: idColumn(),
-    deliveryId: uuid('delivery_id')
-      .notNull()
-      .references(() => webhookDeliveries.id),
+    deliveryId: refColumn('delivery_id', () => webhookDeliveries.id),
     attempt: integer('attempt').notNull(),
     statusCode: integer('status_code'),
     error: text('error'),

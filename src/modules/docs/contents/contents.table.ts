@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, newId, timestamps, tstz } from '../../../db/columns.js';
+import { deletedAt, idColumn, metadataColumns, newId, refColumn, timestamps, tstz } from '../../../db/columns.js';
 import { blockColumns } from '../../../shared/blocks.js';
 import { searchableEntryColumns, searchableEntryIndexes } from '../../../shared/search.js';
-import { categories } from '../../core/categories/categories.table.js';
+import { categoryLinkColumns } from '../../core/categories/categories.table.js';
 import { mediaIdColumn, statuses, workspaces } from '../../core/tenancy/tenancy.table.js';
 import { templates } from '../templates/templates.table.js';
 
@@ -13,15 +13,9 @@ export const contents = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    statusId: uuid('status_id')
-      .notNull()
-      .references(() => statuses.id),
-    templateId: uuid('template_id')
-      .notNull()
-      .references(() => templates.id),
+    workspaceId: refColumn('workspace_id', () => workspaces.id),
+    statusId: refColumn('status_id', () => statuses.id),
+    templateId: refColumn('template_id', () => templates.id),
     canonicalUrl: text('canonical_url'),
     // The canonical URL's host, kept beside it for the wire (spec 2.7 serves both).
     canonicalDomain: text('canonical_domain'),
@@ -60,9 +54,7 @@ export const contentLocales = pgTable(
   'content_locales',
   {
     id: idColumn(),
-    contentId: uuid('content_id')
-      .notNull()
-      .references(() => contents.id),
+    contentId: refColumn('content_id', () => contents.id),
     locale: text('locale').notNull(),
     location: text('location'),
     titleHtml: text('title_html').notNull(),
@@ -89,14 +81,8 @@ export const contentLocales = pgTable(
 export const contentCategories = pgTable(
   'content_categories',
   {
-    id: idColumn(),
-    contentId: uuid('content_id')
-      .notNull()
-      .references(() => contents.id),
-    categoryId: uuid('category_id')
-      .notNull()
-      .references(() => categories.id),
-    position: integer('position').notNull(),
+    contentId: refColumn('content_id', () => contents.id),
+    ...categoryLinkColumns(),
   },
   (t) => [
     uniqueIndex('content_categories_content_category_uq').on(t.contentId, t.categoryId),
@@ -110,9 +96,7 @@ export const contentAuthors = pgTable(
   'content_authors',
   {
     id: idColumn(),
-    localeId: uuid('locale_id')
-      .notNull()
-      .references(() => contentLocales.id),
+    localeId: refColumn('locale_id', () => contentLocales.id),
     profileId: uuid('profile_id').notNull(),
     position: integer('position').notNull(),
   },
@@ -123,9 +107,7 @@ export const contentAuthors = pgTable(
 export const contentBlocks = pgTable(
   'content_blocks',
   {
-    localeId: uuid('locale_id')
-      .notNull()
-      .references(() => contentLocales.id),
+    localeId: refColumn('locale_id', () => contentLocales.id),
     ...blockColumns(),
   },
   (t) => [
@@ -140,13 +122,8 @@ export const contentBlocks = pgTable(
 export const contentMetadata = pgTable(
   'content_metadata',
   {
-    id: idColumn(),
-    contentId: uuid('content_id')
-      .notNull()
-      .references(() => contents.id),
-    position: integer('position').notNull(),
-    key: text('key').notNull(),
-    value: text('value').notNull(),
+    contentId: refColumn('content_id', () => contents.id),
+    ...metadataColumns(),
   },
   (t) => [uniqueIndex('content_metadata_key_uq').on(t.contentId, t.key)],
 );
@@ -157,9 +134,7 @@ export const questionVotes = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    blockId: uuid('block_id')
-      .notNull()
-      .references(() => contentBlocks.id),
+    blockId: refColumn('block_id', () => contentBlocks.id),
     /** The reader: the token's subject (`<provider id>:<sub>`). */
     voter: text('voter').notNull(),
     choiceId: uuid('choice_id').notNull(),

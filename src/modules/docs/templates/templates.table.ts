@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { deletedAt, idColumn, refColumn, timestamps } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { contentTypes } from '../content-types/content-types.table.js';
 
@@ -10,9 +10,7 @@ export const templates = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    contentTypeId: uuid('content_type_id')
-      .notNull()
-      .references(() => contentTypes.id),
+    contentTypeId: refColumn('content_type_id', () => contentTypes.id),
     key: text('key').notNull(),
     name: text('name').notNull(),
     blockKinds: text('block_kinds').array().notNull().default(sql`'{}'::text[]`),

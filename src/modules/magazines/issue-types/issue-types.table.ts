@@ -1,15 +1,12 @@
-import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from '../../../db/columns.js';
-import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
+import { index, pgTable, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps } from '../../../db/columns.js';
+import { keyedRecordColumns } from '../../core/tenancy/tenancy.table.js';
 
 /** What kind of issue (monthly, special…): records the spec references without defining. */
 export const issueTypes = pgTable(
   'issue_types',
   {
-    id: idColumn(),
-    mediaId: mediaIdColumn(),
-    key: text('key').notNull(),
-    name: text('name').notNull(),
+    ...keyedRecordColumns(),
     ...timestamps(),
   },
   (t) => [

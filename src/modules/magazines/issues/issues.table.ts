@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
+import { deletedAt, idColumn, refColumn, timestamps } from '../../../db/columns.js';
 import { mediaIdColumn, workspaces } from '../../core/tenancy/tenancy.table.js';
 import { issueTypes } from '../issue-types/issue-types.table.js';
 
@@ -10,12 +10,8 @@ export const issues = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    issueTypeId: uuid('issue_type_id')
-      .notNull()
-      .references(() => issueTypes.id),
+    workspaceId: refColumn('workspace_id', () => workspaces.id),
+    issueTypeId: refColumn('issue_type_id', () => issueTypes.id),
     kind: text('kind').notNull(),
     color: text('color').notNull(),
     pdfFileKey: text('pdf_file_key'),
@@ -39,9 +35,7 @@ export const issueLocales = pgTable(
   'issue_locales',
   {
     id: idColumn(),
-    issueId: uuid('issue_id')
-      .notNull()
-      .references(() => issues.id),
+    issueId: refColumn('issue_id', () => issues.id),
     locale: text('locale').notNull(),
     name: text('name').notNull(),
     descriptionHtml: text('description_html'),
@@ -66,9 +60,7 @@ export const sections = pgTable(
     // Denormalised from the issue: a section, block or section content read by its own id
     // is scoped to the caller's media without a join.
     mediaId: mediaIdColumn(),
-    issueId: uuid('issue_id')
-      .notNull()
-      .references(() => issues.id),
+    issueId: refColumn('issue_id', () => issues.id),
     key: text('key').notNull(),
     position: integer('position').notNull(),
     ...timestamps(),
@@ -88,9 +80,7 @@ export const sectionLocales = pgTable(
   'section_locales',
   {
     id: idColumn(),
-    sectionId: uuid('section_id')
-      .notNull()
-      .references(() => sections.id),
+    sectionId: refColumn('section_id', () => sections.id),
     locale: text('locale').notNull(),
     name: text('name').notNull(),
     descriptionHtml: text('description_html'),
@@ -111,9 +101,7 @@ export const sectionBlocks = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    sectionId: uuid('section_id')
-      .notNull()
-      .references(() => sections.id),
+    sectionId: refColumn('section_id', () => sections.id),
     kind: text('kind').notNull(),
     position: integer('position').notNull(),
     settings: jsonb('settings').notNull().default({}),
@@ -132,9 +120,7 @@ export const blockSlots = pgTable(
   'block_slots',
   {
     id: idColumn(),
-    blockId: uuid('block_id')
-      .notNull()
-      .references(() => sectionBlocks.id),
+    blockId: refColumn('block_id', () => sectionBlocks.id),
     position: integer('position').notNull(),
     // A content of the media, checked through the docs module on write.
     contentId: uuid('content_id').notNull(),
@@ -154,12 +140,8 @@ export const sectionContents = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    issueId: uuid('issue_id')
-      .notNull()
-      .references(() => issues.id),
-    sectionId: uuid('section_id')
-      .notNull()
-      .references(() => sections.id),
+    issueId: refColumn('issue_id', () => issues.id),
+    sectionId: refColumn('section_id', () => sections.id),
     contentId: uuid('content_id').notNull(),
     position: integer('position').notNull(),
     ...timestamps(),

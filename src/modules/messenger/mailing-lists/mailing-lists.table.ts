@@ -1,5 +1,5 @@
-import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
+import { boolean, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { deletedAt, idColumn, refColumn, timestamps } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 
 /** A mailing list of the media: offered to readers when public, double opt-in by default. */
@@ -21,9 +21,7 @@ export const mailingListLocales = pgTable(
   'mailing_list_locales',
   {
     id: idColumn(),
-    mailingListId: uuid('mailing_list_id')
-      .notNull()
-      .references(() => mailingLists.id),
+    mailingListId: refColumn('mailing_list_id', () => mailingLists.id),
     locale: text('locale').notNull(),
     name: text('name').notNull(),
     description: text('description'),

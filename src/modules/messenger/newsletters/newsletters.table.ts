@@ -1,5 +1,5 @@
-import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from '../../../db/columns.js';
+import { index, pgTable, text } from 'drizzle-orm/pg-core';
+import { idColumn, refColumn, timestamps } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { contents } from '../../docs/contents/contents.table.js';
 import { mailingLists } from '../mailing-lists/mailing-lists.table.js';
@@ -10,12 +10,8 @@ export const newsletters = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    mailingListId: uuid('mailing_list_id')
-      .notNull()
-      .references(() => mailingLists.id),
-    contentId: uuid('content_id')
-      .notNull()
-      .references(() => contents.id),
+    mailingListId: refColumn('mailing_list_id', () => mailingLists.id),
+    contentId: refColumn('content_id', () => contents.id),
     locale: text('locale'),
     subject: text('subject').notNull(),
     html: text('html').notNull(),

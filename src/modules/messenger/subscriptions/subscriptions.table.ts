@@ -1,5 +1,5 @@
-import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps, tstz } from '../../../db/columns.js';
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { idColumn, refColumn, timestamps, tstz } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { mailingLists } from '../mailing-lists/mailing-lists.table.js';
 
@@ -9,9 +9,7 @@ export const subscriptions = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    mailingListId: uuid('mailing_list_id')
-      .notNull()
-      .references(() => mailingLists.id),
+    mailingListId: refColumn('mailing_list_id', () => mailingLists.id),
     /** Normalised: trimmed, lower case. */
     email: text('email').notNull(),
     locale: text('locale'),

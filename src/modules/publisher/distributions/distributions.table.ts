@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { text } from 'drizzle-orm/pg-core';
-import { idColumn } from '../../../db/columns.js';
+import { idColumn, refColumn } from '../../../db/columns.js';
 import { localesTable, organizationPageIndex, recordColumns, recordIndexes } from '../publisher.columns.js';
 
 /** The credits of an event or a project, owned by an organization. */
@@ -25,9 +25,7 @@ export const distributionEntries = pgTable(
   'distribution_entries',
   {
     id: idColumn(),
-    distributionId: uuid('distribution_id')
-      .notNull()
-      .references(() => distributions.id),
+    distributionId: refColumn('distribution_id', () => distributions.id),
     position: integer('position').notNull(),
     role: text('role').notNull(),
     profileId: uuid('profile_id').notNull(),

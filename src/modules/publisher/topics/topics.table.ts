@@ -1,16 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
-import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
+import { deletedAt, timestamps } from '../../../db/columns.js';
+import { keyedRecordColumns } from '../../core/tenancy/tenancy.table.js';
 
 /** Subjects readers can follow (and be notified about). */
 export const topics = pgTable(
   'topics',
   {
-    id: idColumn(),
-    mediaId: mediaIdColumn(),
-    key: text('key').notNull(),
-    name: text('name').notNull(),
+    ...keyedRecordColumns(),
     description: text('description'),
     ...timestamps(),
     deletedAt: deletedAt(),

@@ -1,6 +1,7 @@
 import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { statuses } from '../../core/tenancy/tenancy.table.js';
 import { localesTable, organizationPageIndex, recordColumns, recordIndexes } from '../publisher.columns.js';
+import { refColumn } from '../../../db/columns.js';
 
 /** A page of the media's website (about, imprint, terms), unique by key, shown to readers in a published status. */
 export const webpages = pgTable(
@@ -9,9 +10,7 @@ export const webpages = pgTable(
     ...recordColumns(),
     key: text('key').notNull(),
     organizationId: uuid('organization_id'),
-    statusId: uuid('status_id')
-      .notNull()
-      .references(() => statuses.id),
+    statusId: refColumn('status_id', () => statuses.id),
   },
   (t) => [...recordIndexes('webpages', t), index('webpages_status_idx').on(t.statusId), organizationPageIndex('webpages', t)],
 );

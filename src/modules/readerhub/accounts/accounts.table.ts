@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from '../../../db/columns.js';
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idColumn, metadataColumns, refColumn, timestamps } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { oauthProviders } from '../../oauth/oauth.table.js';
 
@@ -13,9 +13,7 @@ export const readers = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    providerId: uuid('provider_id')
-      .notNull()
-      .references(() => oauthProviders.id),
+    providerId: refColumn('provider_id', () => oauthProviders.id),
     // The provider's `sub`: stable per provider, opaque to us.
     sub: text('sub').notNull(),
     // Last values the provider's token carried; the reader's own names live in the profile.
@@ -51,13 +49,8 @@ export const readerProfiles = pgTable('reader_profiles', {
 export const readerProfileMetadata = pgTable(
   'reader_profile_metadata',
   {
-    id: idColumn(),
-    profileId: uuid('profile_id')
-      .notNull()
-      .references(() => readerProfiles.id),
-    position: integer('position').notNull(),
-    key: text('key').notNull(),
-    value: text('value').notNull(),
+    profileId: refColumn('profile_id', () => readerProfiles.id),
+    ...metadataColumns(),
     ...timestamps(),
   },
   (t) => [uniqueIndex('reader_profile_metadata_key_uq').on(t.profileId, t.key)],

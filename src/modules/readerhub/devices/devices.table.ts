@@ -1,5 +1,5 @@
-import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps, tstz } from '../../../db/columns.js';
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { idColumn, refColumn, timestamps, tstz } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { readers } from '../accounts/accounts.table.js';
 
@@ -9,9 +9,7 @@ export const readerDevices = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    readerId: uuid('reader_id')
-      .notNull()
-      .references(() => readers.id),
+    readerId: refColumn('reader_id', () => readers.id),
     // Kept as sent: the push service needs the token itself, so it cannot be hashed.
     token: text('token').notNull(),
     platform: text('platform').notNull(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps, tstz } from '../../../db/columns.js';
+import { check, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { idColumn, refColumn, timestamps, tstz } from '../../../db/columns.js';
 import { mediaIdColumn } from '../../core/tenancy/tenancy.table.js';
 import { readers } from '../accounts/accounts.table.js';
 
@@ -10,9 +10,7 @@ export const readerEntitlements = pgTable(
   {
     id: idColumn(),
     mediaId: mediaIdColumn(),
-    readerId: uuid('reader_id')
-      .notNull()
-      .references(() => readers.id),
+    readerId: refColumn('reader_id', () => readers.id),
     productKey: text('product_key').notNull(),
     startsAt: tstz('starts_at').notNull(),
     // Null: no end.

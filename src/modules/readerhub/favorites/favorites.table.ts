@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
+import { deletedAt, idColumn, refColumn, timestamps } from '../../../db/columns.js';
 import { readers } from '../accounts/accounts.table.js';
 
 export const FAVORITE_KINDS = ['content', 'profile'] as const;
@@ -14,9 +14,7 @@ export const readerFavorites = pgTable(
   'reader_favorites',
   {
     id: idColumn(),
-    readerId: uuid('reader_id')
-      .notNull()
-      .references(() => readers.id),
+    readerId: refColumn('reader_id', () => readers.id),
     kind: text('kind').notNull(),
     recordId: uuid('record_id').notNull(),
     ...timestamps(),

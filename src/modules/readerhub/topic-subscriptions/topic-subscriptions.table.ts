@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
+import { index, pgTable, uniqueIndex } from 'drizzle-orm/pg-core';
+import { deletedAt, idColumn, refColumn, timestamps } from '../../../db/columns.js';
 import { topics } from '../../publisher/topics/topics.table.js';
 import { readers } from '../accounts/accounts.table.js';
 
@@ -9,12 +9,8 @@ export const readerTopicSubscriptions = pgTable(
   'reader_topic_subscriptions',
   {
     id: idColumn(),
-    readerId: uuid('reader_id')
-      .notNull()
-      .references(() => readers.id),
-    topicId: uuid('topic_id')
-      .notNull()
-      .references(() => topics.id),
+    readerId: refColumn('reader_id', () => readers.id),
+    topicId: refColumn('topic_id', () => topics.id),
     ...timestamps(),
     deletedAt: deletedAt(),
   },
