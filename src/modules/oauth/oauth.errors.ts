@@ -23,14 +23,8 @@ export const oauthErrors = {
 };
 
 /** The error codes of RFC 6749 section 5.2; the module's codes of the same name are these. */
-const TOKEN_ERROR_CODES = new Set([
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'unsupported_grant_type',
-  'invalid_scope',
-]);
+export const RFC6749_ERROR_CODES = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'] as const;
+const TOKEN_ERROR_CODES = new Set<string>(RFC6749_ERROR_CODES);
 
 const tokenErrorCode = (code: string, status: number) => {
   if (TOKEN_ERROR_CODES.has(code)) return code;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoTimestamp, uuid } from '../../shared/schemas.js';
 import { SCOPES } from '../../shared/scopes.js';
+import { RFC6749_ERROR_CODES } from './oauth.errors.js';
 
 const scopeList = z
   .array(z.enum(SCOPES))
@@ -115,16 +116,8 @@ export const tokenResponseSchema = z
 export const tokenErrorSchema = z
   .object({
     error: z
-      .enum([
-        'invalid_request',
-        'invalid_client',
-        'invalid_grant',
-        'unauthorized_client',
-        'unsupported_grant_type',
-        'invalid_scope',
-        'temporarily_unavailable',
-        'server_error',
-      ])
+      // The section's codes, and the two a server may answer for itself.
+      .enum([...RFC6749_ERROR_CODES, 'temporarily_unavailable', 'server_error'])
       .describe('The RFC 6749 error code'),
     error_description: z.string().describe('A sentence for people'),
     code: z.string().describe("The service's snake_case code (the RFC 6749 code where there is one)"),

@@ -1,12 +1,4 @@
-import { iso, isoOrNull } from '../../../shared/time.js';
-import type { ContentTypeRecord } from './content-types.repository.js';
+import { toDescribedRecord } from '../../../shared/described-records.js';
 
-export const toContentType = (row: ContentTypeRecord) => ({
-  id: row.id,
-  key: row.key,
-  name: row.name,
-  description: row.description,
-  inserted_at: iso(row.insertedAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
-});
+/** A content type on the Backoffice wire: the shared described-record shape. */
+export const toContentType = toDescribedRecord;

@@ -1,15 +1,9 @@
-import { iso, isoOrNull } from '../../../shared/time.js';
+import { toDescribedRecord } from '../../../shared/described-records.js';
+import { iso } from '../../../shared/time.js';
 import type { TopicRow } from './topics.table.js';
 
-export const toBackofficeTopic = (row: TopicRow) => ({
-  id: row.id,
-  key: row.key,
-  name: row.name,
-  description: row.description,
-  inserted_at: iso(row.insertedAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
-});
+/** A topic on the Backoffice wire: the shared described-record shape. */
+export const toBackofficeTopic = toDescribedRecord;
 
 export const toReaderTopic = (row: Pick<TopicRow, 'id' | 'key' | 'name' | 'description' | 'updatedAt'>) => ({
   id: row.id,

@@ -1,27 +1,13 @@
 import { z } from 'zod';
+import { describedRecordSchemas } from '../../../shared/described-records.js';
 import { isoTimestamp, recordKey, uuid } from '../../../shared/schemas.js';
 
 const topicKey = recordKey.describe('Stable handle, unique within the media (used for push channels and feeds)');
 
-export const topicSchema = z
-  .object({
-    id: uuid,
-    key: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    inserted_at: isoTimestamp,
-    updated_at: isoTimestamp,
-    deleted_at: isoTimestamp.nullable(),
-  })
-  .meta({ id: 'Topic' });
-
-export const topicCreateBody = z
-  .strictObject({
-    key: topicKey,
-    name: z.string().trim().min(1).max(200),
-    description: z.string().max(2000).nullable().optional(),
-  })
-  .meta({ id: 'TopicCreate' });
+const schemas = describedRecordSchemas({ record: 'Topic', create: 'TopicCreate', update: 'TopicUpdate' }, topicKey);
+export const topicSchema = schemas.record;
+export const topicCreateBody = schemas.create;
+export const topicUpdateBody = schemas.update;
 
 export const readerTopicSchema = z
   .object({
@@ -32,14 +18,6 @@ export const readerTopicSchema = z
     updated_at: isoTimestamp,
   })
   .meta({ id: 'ReaderTopic' });
-
-export const topicUpdateBody = z
-  .strictObject({
-    key: topicKey.optional(),
-    name: z.string().trim().min(1).max(200).optional(),
-    description: z.string().max(2000).nullable().optional(),
-  })
-  .meta({ id: 'TopicUpdate' });
 
 export type TopicCreate = z.output<typeof topicCreateBody>;
 export type TopicUpdate = z.output<typeof topicUpdateBody>;
