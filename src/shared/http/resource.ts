@@ -260,3 +260,49 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
     },
   };
 }
+
+/**
+ * A record's ordered set of children, read and written whole (CONVENTIONS: ordered children):
+ * `GET <url>` answers the set in position order, `PUT <url>` takes the complete set and answers
+ * it as stored. `params` are the url's (the record's id, and a block's where the set hangs off a
+ * block); `load` and `store` are the service's, `map` the wire shape of one child.
+ */
+export function orderedSetRoutes<P extends z.ZodType, B extends z.ZodType, Row, Item extends z.ZodType>(
+  app: ZodApp,
+  set: {
+    url: string;
+    params: P;
+    tag: Tag;
+    read: Permission;
+    write: Permission;
+    get: { operationId: string; summary: string; description?: string };
+    replace: WriteDoc<B> & { operationId: string };
+    load: (ctx: RequestContext, params: z.output<P>) => Promise<Row[]>;
+    store: (ctx: RequestContext, params: z.output<P>, body: z.output<B>) => Promise<Row[]>;
+    item: Item;
+    // Written after load and store: an inline mapper's row is typed from theirs (left to right).
+    map: (row: Row) => z.input<Item>;
+  },
+): void {
+  const response = { 200: dataOf(z.array(set.item)) };
+  route(app, {
+    ...set.get,
+    method: 'GET',
+    url: set.url,
+    tag: set.tag,
+    access: { permission: set.read },
+    params: set.params,
+    response,
+    handler: async (ctx, { params }) => one((await set.load(ctx, params as z.output<P>)).map(set.map)),
+  });
+  route(app, {
+    ...set.replace,
+    method: 'PUT',
+    url: set.url,
+    tag: set.tag,
+    access: { permission: set.write },
+    params: set.params,
+    response,
+    handler: async (ctx, { params, body }) => one((await set.store(ctx, params as z.output<P>, body as z.output<B>)).map(set.map)),
+  });
+}

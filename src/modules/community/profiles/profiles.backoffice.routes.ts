@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { one } from '../../../shared/envelopes.js';
-import { backofficeResource } from '../../../shared/http/resource.js';
+import { backofficeResource, orderedSetRoutes } from '../../../shared/http/resource.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf, idParams } from '../../../shared/schemas.js';
 import { workspaceTransferRoute } from '../../../shared/workspace.js';
@@ -35,7 +35,6 @@ export interface ProfilesRoutesOptions {
   kinds: KindDef[];
 }
 
-const metadataOut = (m: Array<{ key: string; value: string }>) => m.map((e) => ({ key: e.key, value: e.value }));
 
 /** /community/v2/{kind} for the four kinds: one declaration, looped over the kinds. */
 export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptions> = async (app, { profiles, mappers, kinds }) => {
@@ -79,29 +78,23 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       (ctx, id) => profiles.restore(ctx, kind, id),
     );
 
-    route(app, {
-      method: 'GET',
+    orderedSetRoutes(app, {
       url: `${record}/metadata`,
-      operationId: `get${One}Metadata`,
-      summary: `${One} metadata: all`,
-      tag,
-      access: { permission: read },
       params: idParams,
-      response: { 200: dataOf(z.array(metadataEntrySchema)) },
-      handler: async (ctx, { params }) => one(metadataOut(await profiles.metadata(ctx, kind, params.id))),
-    });
-    route(app, {
-      method: 'PUT',
-      url: `${record}/metadata`,
-      operationId: `replace${One}Metadata`,
-      summary: `${One} metadata: update all`,
-      description: 'Replaces the whole set, in order; values are searched on the Reader.',
       tag,
-      access: { permission: write },
-      params: idParams,
-      body: metadataBody,
-      response: { 200: dataOf(z.array(metadataEntrySchema)) },
-      handler: async (ctx, { params, body }) => one(metadataOut(await profiles.replaceMetadata(ctx, kind, params.id, body.metadata))),
+      read,
+      write,
+      get: { operationId: `get${One}Metadata`, summary: `${One} metadata: all` },
+      replace: {
+        operationId: `replace${One}Metadata`,
+        summary: `${One} metadata: update all`,
+        description: 'Replaces the whole set, in order; values are searched on the Reader.',
+        body: metadataBody,
+      },
+      load: (ctx, params) => profiles.metadata(ctx, kind, params.id),
+      store: (ctx, params, body) => profiles.replaceMetadata(ctx, kind, params.id, body.metadata),
+      item: metadataEntrySchema,
+      map: (e) => ({ key: e.key, value: e.value }),
     });
 
     route(app, {
@@ -127,29 +120,23 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       transfer: (ctx, id, target) => profiles.transfer(ctx, kind, id, target),
     });
 
-    route(app, {
-      method: 'GET',
+    orderedSetRoutes(app, {
       url: `${record}/blocks`,
-      operationId: `list${One}Blocks`,
-      summary: `${One} blocks: all`,
-      tag,
-      access: { permission: read },
       params: idParams,
-      response: { 200: dataOf(z.array(profileBlockSchema)) },
-      handler: async (ctx, { params }) => one((await profiles.blocks(ctx, kind, params.id)).map(toProfileBlock)),
-    });
-    route(app, {
-      method: 'PUT',
-      url: `${record}/blocks`,
-      operationId: `replace${One}Blocks`,
-      summary: `${One} blocks: replace all`,
-      description: 'The complete ordered set: blocks sent with their id are kept (with their entries), others created, missing ones deleted.',
       tag,
-      access: { permission: write },
-      params: idParams,
-      body: profileBlocksBody,
-      response: { 200: dataOf(z.array(profileBlockSchema)) },
-      handler: async (ctx, { params, body }) => one((await profiles.replaceBlocks(ctx, kind, params.id, body.blocks)).map(toProfileBlock)),
+      read,
+      write,
+      get: { operationId: `list${One}Blocks`, summary: `${One} blocks: all` },
+      replace: {
+        operationId: `replace${One}Blocks`,
+        summary: `${One} blocks: replace all`,
+        description: 'The complete ordered set: blocks sent with their id are kept (with their entries), others created, missing ones deleted.',
+        body: profileBlocksBody,
+      },
+      load: (ctx, params) => profiles.blocks(ctx, kind, params.id),
+      store: (ctx, params, body) => profiles.replaceBlocks(ctx, kind, params.id, body.blocks),
+      item: profileBlockSchema,
+      map: toProfileBlock,
     });
     route(app, {
       method: 'PATCH',
@@ -164,58 +151,45 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       response: { 200: dataOf(profileBlockSchema) },
       handler: async (ctx, { params, body }) => one(toProfileBlock(await profiles.updateBlock(ctx, kind, params.id, params.block_id, body))),
     });
-    route(app, {
-      method: 'GET',
+    orderedSetRoutes(app, {
       url: `${record}/blocks/:block_id/entries`,
-      operationId: `list${One}BlockEntries`,
-      summary: `${One} block entries: all`,
-      description: 'The entries of a block (spec 2.14), in order.',
-      tag,
-      access: { permission: read },
       params: blockParams,
-      response: { 200: dataOf(z.array(blockEntrySchema)) },
-      handler: async (ctx, { params }) => one((await profiles.entries(ctx, kind, params.id, params.block_id)).map(toBlockEntry)),
-    });
-    route(app, {
-      method: 'PUT',
-      url: `${record}/blocks/:block_id/entries`,
-      operationId: `replace${One}BlockEntries`,
-      summary: `${One} block entries: replace all`,
-      description: 'The complete ordered set. content_id must be a content of the media, relation_id a profile of the media (404 naming the entry otherwise).',
       tag,
-      access: { permission: write },
-      params: blockParams,
-      body: blockEntriesBody,
-      response: { 200: dataOf(z.array(blockEntrySchema)) },
-      errors: [404],
-      handler: async (ctx, { params, body }) => one((await profiles.replaceEntries(ctx, kind, params.id, params.block_id, body.entries)).map(toBlockEntry)),
+      read,
+      write,
+      get: { operationId: `list${One}BlockEntries`, summary: `${One} block entries: all`, description: 'The entries of a block (spec 2.14), in order.' },
+      replace: {
+        operationId: `replace${One}BlockEntries`,
+        summary: `${One} block entries: replace all`,
+        description: 'The complete ordered set. content_id must be a content of the media, relation_id a profile of the media (404 naming the entry otherwise).',
+        body: blockEntriesBody,
+        errors: [404],
+      },
+      load: (ctx, params) => profiles.entries(ctx, kind, params.id, params.block_id),
+      store: (ctx, params, body) => profiles.replaceEntries(ctx, kind, params.id, params.block_id, body.entries),
+      item: blockEntrySchema,
+      map: toBlockEntry,
     });
 
     if (kind !== 'events') continue;
-    route(app, {
-      method: 'GET',
+    orderedSetRoutes(app, {
       url: `${record}/schedules`,
-      operationId: 'listEventSchedules',
-      summary: 'Event schedules: all',
-      tag,
-      access: { permission: read },
       params: idParams,
-      response: { 200: dataOf(z.array(scheduleSchema)) },
-      handler: async (ctx, { params }) => one((await profiles.schedules(ctx, params.id)).map(toSchedule)),
-    });
-    route(app, {
-      method: 'PUT',
-      url: `${record}/schedules`,
-      operationId: 'replaceEventSchedules',
-      summary: 'Event schedules: replace all',
-      description:
-        "Each schedule is one dated slot (`starts_at`, `ends_at`) or a recurrence (`starts_local`, a wall-clock time in the event's time zone, an RFC 5545 `rrule` without DTSTART, and `duration_minutes`).",
       tag,
-      access: { permission: write },
-      params: idParams,
-      body: schedulesBody,
-      response: { 200: dataOf(z.array(scheduleSchema)) },
-      handler: async (ctx, { params, body }) => one((await profiles.replaceSchedules(ctx, params.id, body.schedules)).map(toSchedule)),
+      read,
+      write,
+      get: { operationId: 'listEventSchedules', summary: 'Event schedules: all' },
+      replace: {
+        operationId: 'replaceEventSchedules',
+        summary: 'Event schedules: replace all',
+        description:
+          "Each schedule is one dated slot (`starts_at`, `ends_at`) or a recurrence (`starts_local`, a wall-clock time in the event's time zone, an RFC 5545 `rrule` without DTSTART, and `duration_minutes`).",
+        body: schedulesBody,
+      },
+      load: (ctx, params) => profiles.schedules(ctx, params.id),
+      store: (ctx, params, body) => profiles.replaceSchedules(ctx, params.id, body.schedules),
+      item: scheduleSchema,
+      map: toSchedule,
     });
     route(app, {
       method: 'GET',

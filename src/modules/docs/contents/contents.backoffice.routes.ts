@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { one } from '../../../shared/envelopes.js';
-import { backofficeResource } from '../../../shared/http/resource.js';
+import { backofficeResource, orderedSetRoutes } from '../../../shared/http/resource.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf, idParams, noContent } from '../../../shared/schemas.js';
 import { workspaceTransferRoute } from '../../../shared/workspace.js';
@@ -109,31 +109,23 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
     transfer: contents.transfer,
   });
 
-  route(app, {
-    method: 'GET',
+  orderedSetRoutes(app, {
     url: '/contents/:id/metadata',
-    operationId: 'getContentMetadata',
-    summary: 'Content metadata: all',
-    tag: docsTags.contentMetadata,
-    access: { permission: 'docs:read' },
     params: idParams,
-    response: { 200: dataOf(z.array(metadataEntrySchema)) },
-    handler: async (ctx, { params }) => one((await contents.metadata(ctx, params.id)).map((m) => ({ key: m.key, value: m.value }))),
-  });
-
-  route(app, {
-    method: 'PUT',
-    url: '/contents/:id/metadata',
-    operationId: 'replaceContentMetadata',
-    summary: 'Content metadata: update all',
-    description: "Replaces the whole set, in order. Every key must be one of the template's `metadata_keys` (400 otherwise).",
     tag: docsTags.contentMetadata,
-    access: { permission: 'docs:write' },
-    params: idParams,
-    body: metadataBody,
-    response: { 200: dataOf(z.array(metadataEntrySchema)) },
-    handler: async (ctx, { params, body }) =>
-      one((await contents.replaceMetadata(ctx, params.id, body)).map((m) => ({ key: m.key, value: m.value }))),
+    read: 'docs:read',
+    write: 'docs:write',
+    get: { operationId: 'getContentMetadata', summary: 'Content metadata: all' },
+    replace: {
+      operationId: 'replaceContentMetadata',
+      summary: 'Content metadata: update all',
+      description: "Replaces the whole set, in order. Every key must be one of the template's `metadata_keys` (400 otherwise).",
+      body: metadataBody,
+    },
+    load: (ctx, params) => contents.metadata(ctx, params.id),
+    store: (ctx, params, body) => contents.replaceMetadata(ctx, params.id, body),
+    item: metadataEntrySchema,
+    map: (m) => ({ key: m.key, value: m.value }),
   });
 
   route(app, {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { list, one } from '../../../shared/envelopes.js';
-import { backofficeResource } from '../../../shared/http/resource.js';
+import { backofficeResource, orderedSetRoutes } from '../../../shared/http/resource.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf, idParams, listOf, noContent, pagingQuery, uuid } from '../../../shared/schemas.js';
 import { magazinesTags } from '../magazines.tags.js';
@@ -150,31 +150,24 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   });
 
   // ---- Section blocks and slots
-  route(app, {
-    method: 'GET',
+  orderedSetRoutes(app, {
     url: '/sections/:id/blocks',
-    operationId: 'listSectionBlocks',
-    summary: 'Blocks of a section',
-    description: 'The whole set in position order, each with its slots.',
-    tag: magazinesTags.sectionBlocks,
-    access: read,
     params: idParams,
-    response: { 200: dataOf(z.array(sectionBlockSchema)) },
-    handler: async (ctx, { params }) => one((await issues.listBlocks(ctx, params.id)).map(toBlock)),
-  });
-  route(app, {
-    method: 'PUT',
-    url: '/sections/:id/blocks',
-    operationId: 'replaceSectionBlocks',
-    summary: 'Replace the blocks of a section',
-    description:
-      'Entries with an `id` are kept and updated, entries without one created, missing ones removed (with their slots); stored in `position` order as 0..n-1. The whole set is validated first and written in one transaction; concurrent replacements of one section apply one after the other.',
     tag: magazinesTags.sectionBlocks,
-    access: write,
-    params: idParams,
-    body: blocksBody,
-    response: { 200: dataOf(z.array(sectionBlockSchema)) },
-    handler: async (ctx, { params, body }) => one((await issues.replaceBlocks(ctx, params.id, body)).map(toBlock)),
+    read: read.permission,
+    write: write.permission,
+    get: { operationId: 'listSectionBlocks', summary: 'Blocks of a section', description: 'The whole set in position order, each with its slots.' },
+    replace: {
+      operationId: 'replaceSectionBlocks',
+      summary: 'Replace the blocks of a section',
+      description:
+        'Entries with an `id` are kept and updated, entries without one created, missing ones removed (with their slots); stored in `position` order as 0..n-1. The whole set is validated first and written in one transaction; concurrent replacements of one section apply one after the other.',
+      body: blocksBody,
+    },
+    load: (ctx, params) => issues.listBlocks(ctx, params.id),
+    store: (ctx, params, body) => issues.replaceBlocks(ctx, params.id, body),
+    item: sectionBlockSchema,
+    map: toBlock,
   });
   const block = backofficeResource(app, {
     path: '/section-blocks',
@@ -187,30 +180,24 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   });
   block.get({ summary: 'Section block by id' }, issues.getBlock);
   block.update({ summary: 'Update a section block', description: 'Its kind or settings; fields left out keep their value.', body: blockUpdateBody }, issues.updateBlock);
-  route(app, {
-    method: 'GET',
+  orderedSetRoutes(app, {
     url: '/section-blocks/:id/slots',
-    operationId: 'listBlockSlots',
-    summary: 'Slots of a section block',
-    tag: magazinesTags.sectionBlocks,
-    access: read,
     params: idParams,
-    response: { 200: dataOf(z.array(slotSchema)) },
-    handler: async (ctx, { params }) => one((await issues.listSlots(ctx, params.id)).map(toSlot)),
-  });
-  route(app, {
-    method: 'PUT',
-    url: '/section-blocks/:id/slots',
-    operationId: 'replaceBlockSlots',
-    summary: 'Replace the slots of a section block',
-    description:
-      'Every `content_id` must be a content of the media (404 naming each other one, nothing written). Entries with an `id` are kept, others created, missing ones removed; stored in `position` order as 0..n-1, in one transaction.',
     tag: magazinesTags.sectionBlocks,
-    access: write,
-    params: idParams,
-    body: slotsBody,
-    response: { 200: dataOf(z.array(slotSchema)) },
-    handler: async (ctx, { params, body }) => one((await issues.replaceSlots(ctx, params.id, body)).map(toSlot)),
+    read: read.permission,
+    write: write.permission,
+    get: { operationId: 'listBlockSlots', summary: 'Slots of a section block' },
+    replace: {
+      operationId: 'replaceBlockSlots',
+      summary: 'Replace the slots of a section block',
+      description:
+        'Every `content_id` must be a content of the media (404 naming each other one, nothing written). Entries with an `id` are kept, others created, missing ones removed; stored in `position` order as 0..n-1, in one transaction.',
+      body: slotsBody,
+    },
+    load: (ctx, params) => issues.listSlots(ctx, params.id),
+    store: (ctx, params, body) => issues.replaceSlots(ctx, params.id, body),
+    item: slotSchema,
+    map: toSlot,
   });
 
   // ---- Section contents
