@@ -25,6 +25,8 @@ export interface LoadResult {
   /** Requests of the warm-up, which precedes the measured run and is not in the figures. */
   warmupTotal: number;
   non2xx: number;
+  /** The 304 answers among the non-2xx ones (a conditional request's expected answer). */
+  notModified: number;
   errors: number;
   timeouts: number;
 }
@@ -55,6 +57,7 @@ async function run(s: LoadScenario): Promise<LoadResult> {
     total: result.requests.total,
     warmupTotal: result.warmup?.requests.total ?? 0,
     non2xx: result.non2xx,
+    notModified: result.statusCodeStats?.['304']?.count ?? 0,
     errors: result.errors,
     timeouts: result.timeouts,
   };

@@ -171,7 +171,7 @@ export async function preparePublisherBench(options: {
         const cpu = row.cpuUsPerRequest / bare.cpuUsPerRequest;
         const throughput = row.result.requestsPerSecond / bare.result.requestsPerSecond;
         // The cached scenario answers 304 by design: it is clean when nothing failed otherwise.
-        const clean = row.result.errors + row.result.timeouts + (name === RSS_CACHED ? 0 : row.result.non2xx) === 0;
+        const clean = row.result.errors + row.result.timeouts + row.result.non2xx - (name === RSS_CACHED ? row.result.notModified : 0) === 0;
         const line =
           `${name}: CPU ${Math.round(row.cpuUsPerRequest)} us/req = ${cpu.toFixed(2)} x floor's ${Math.round(bare.cpuUsPerRequest)} us, ` +
           `${Math.round(row.result.requestsPerSecond)} req/s = ${Math.round(100 * throughput)} % of floor's ${Math.round(bare.result.requestsPerSecond)}, p99 ${row.result.p99Ms} ms`;
