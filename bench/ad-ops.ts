@@ -9,7 +9,8 @@ import type { App } from '../src/app.js';
 import { systemContext } from '../src/shared/http/route.js';
 import type { RawQuery } from './database.js';
 import { captureQueries } from './floor.js';
-import type { LoadResult, LoadScenario } from './load.js';
+import type { LoadScenario } from './load.js';
+import { type MeasuredRow, cpuRatio } from './rows.js';
 
 const RUNNING = 1_000;
 const ENDED = 1_000;
@@ -52,7 +53,7 @@ async function seed(query: RawQuery, mediaId: string) {
 
 export interface AdOpsBench {
   plan: (base: Omit<LoadScenario, 'url' | 'paths' | 'headers' | 'method'>) => Array<{ name: string; floor?: string; scenario: LoadScenario }>;
-  report: (rows: Array<{ name: string; result: LoadResult; cpuUsPerRequest: number }>) => void;
+  report: (rows: MeasuredRow[]) => void;
   close: () => Promise<void>;
 }
 
@@ -124,7 +125,7 @@ export async function prepareAdOpsBench(options: {
       const bare = rows.find((r) => r.name === FLOOR);
       if (!app || !bare) return;
       const clean = app.result.non2xx + app.result.errors + app.result.timeouts === 0;
-      const cpu = app.cpuUsPerRequest / bare.cpuUsPerRequest;
+      const cpu = cpuRatio(app, bare);
       const throughput = app.result.requestsPerSecond / bare.result.requestsPerSecond;
       const verdict = (ok: boolean) => (clean && ok ? 'PASS' : 'FAIL');
       console.log(`\nRandom ads (issue 13): ${RUNNING} running and ${ENDED} ended ads, ${COUNT} drawn a request`);

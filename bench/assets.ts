@@ -10,7 +10,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import type { App } from '../src/app.js';
 import { systemContext } from '../src/shared/http/route.js';
-import type { LoadResult, LoadScenario } from './load.js';
+import type { LoadScenario } from './load.js';
+import type { MeasuredRow } from './rows.js';
 
 const SAMPLES = 7;
 const TARGET_THROUGHPUT = 0.6;
@@ -37,7 +38,7 @@ export interface AssetsBench {
   /** The scenarios to add to the plan: the floor first, then the cached delivery. */
   plan: (base: Omit<LoadScenario, 'url' | 'paths' | 'headers' | 'method'>) => Array<{ name: string; scenario: LoadScenario }>;
   /** Prints the delivery targets and the transform time, once the rows are measured. */
-  report: (rows: Array<{ name: string; result: LoadResult; cpuUsPerRequest: number }>) => void;
+  report: (rows: MeasuredRow[]) => void;
   close: () => Promise<void>;
 }
 

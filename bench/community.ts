@@ -9,7 +9,8 @@ import type { App } from '../src/app.js';
 import { systemContext } from '../src/shared/http/route.js';
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
-import type { LoadResult, LoadScenario } from './load.js';
+import type { LoadScenario } from './load.js';
+import type { MeasuredRow } from './rows.js';
 
 export const PEOPLE = 100_000;
 const CONNECTIONS = 20;
@@ -74,7 +75,7 @@ export async function seedPeople(query: RawQuery, ids: { mediaId: string; worksp
 
 export interface CommunityBench {
   plan: (base: Omit<LoadScenario, 'url' | 'paths' | 'headers' | 'method'>) => Array<{ name: string; floor?: string; scenario: LoadScenario }>;
-  report: (rows: Array<{ name: string; result: LoadResult; cpuUsPerRequest: number }>) => void;
+  report: (rows: MeasuredRow[]) => void;
   close: () => Promise<void>;
   seedSeconds: number;
   /** EXPLAIN ANALYZE of each search's statement, for the README. */

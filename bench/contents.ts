@@ -9,7 +9,8 @@ import type { App } from '../src/app.js';
 import { systemContext } from '../src/shared/http/route.js';
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
-import type { LoadResult, LoadScenario } from './load.js';
+import type { LoadScenario } from './load.js';
+import { type MeasuredRow, cpuRatio } from './rows.js';
 
 export const CONTENTS = 50_000;
 /** Rows skipped before the deep page: 500 pages of 20. */
@@ -213,7 +214,7 @@ function pageStatements(captured: CapturedQuery[]) {
 
 export interface ContentsBench {
   plan: (base: Omit<LoadScenario, 'url' | 'paths' | 'headers' | 'method'>) => Array<{ name: string; floor?: string; scenario: LoadScenario }>;
-  report: (rows: Array<{ name: string; result: LoadResult; cpuUsPerRequest: number }>) => void;
+  report: (rows: MeasuredRow[]) => void;
   close: () => Promise<void>;
   seedSeconds: number;
 }
@@ -373,7 +374,7 @@ export async function prepareContentsBench(options: {
         const f = byName.get(floorName);
         if (!row || !f) continue;
         const clean = row.result.non2xx + row.result.errors + row.result.timeouts === 0;
-        const cpu = row.cpuUsPerRequest / f.cpuUsPerRequest;
+        const cpu = cpuRatio(row, f);
         const throughput = row.result.requestsPerSecond / f.result.requestsPerSecond;
         console.log(
           `  ${clean && cpu <= TARGET_CPU && throughput >= TARGET_THROUGHPUT ? 'PASS' : 'FAIL'}  ${name}: CPU ${cpu.toFixed(2)} x floor (target <= ${TARGET_CPU} x), ` +

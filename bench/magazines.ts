@@ -13,7 +13,8 @@ import { systemContext } from '../src/shared/http/route.js';
 import { categorySummary, readerContent, seedContents, templateSummary } from './contents.js';
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
-import type { LoadResult, LoadScenario } from './load.js';
+import type { LoadScenario } from './load.js';
+import { type MeasuredRow, cpuRatio } from './rows.js';
 
 const SECTIONS = 20;
 const PER_SECTION = 50;
@@ -62,7 +63,7 @@ async function seed(query: RawQuery, mediaId: string, workspaceId: string): Prom
 
 export interface MagazinesBench {
   plan: (base: Omit<LoadScenario, 'url' | 'paths' | 'headers' | 'method'>) => Array<{ name: string; floor?: string; scenario: LoadScenario }>;
-  report: (rows: Array<{ name: string; result: LoadResult; cpuUsPerRequest: number }>) => void;
+  report: (rows: MeasuredRow[]) => void;
   close: () => Promise<void>;
 }
 
@@ -193,7 +194,7 @@ export async function prepareMagazinesBench(options: {
         const f = byName.get(floorName);
         if (!row || !f) continue;
         const clean = row.result.non2xx + row.result.errors + row.result.timeouts === 0;
-        const cpu = row.cpuUsPerRequest / f.cpuUsPerRequest;
+        const cpu = cpuRatio(row, f);
         const throughput = row.result.requestsPerSecond / f.result.requestsPerSecond;
         console.log(
           `  ${clean && cpu <= TARGET_CPU && throughput >= TARGET_THROUGHPUT ? 'PASS' : 'FAIL'}  ${name}: CPU ${Math.round(row.cpuUsPerRequest)} us/req = ${cpu.toFixed(2)} x floor (target <= ${TARGET_CPU} x), ` +

@@ -13,7 +13,8 @@ import type { App } from '../src/app.js';
 import { systemContext } from '../src/shared/http/route.js';
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
-import type { LoadResult, LoadScenario } from './load.js';
+import type { LoadScenario } from './load.js';
+import { type MeasuredRow, cpuRatio } from './rows.js';
 
 const CONTENTS = 200;
 const TARGET_CPU = 1.35;
@@ -57,7 +58,7 @@ const tree = (prefix: string, depth: number): unknown[] =>
 
 export interface PublisherBench {
   plan: (base: Omit<LoadScenario, 'url' | 'paths' | 'headers' | 'method'>) => Array<{ name: string; floor?: string; scenario: LoadScenario }>;
-  report: (rows: Array<{ name: string; result: LoadResult; cpuUsPerRequest: number }>) => void;
+  report: (rows: MeasuredRow[]) => void;
   close: () => Promise<void>;
 }
 
@@ -168,7 +169,7 @@ export async function preparePublisherBench(options: {
         const row = byName.get(name);
         const bare = byName.get(floorName(name === RSS_CACHED ? RSS : name));
         if (!row || !bare) continue;
-        const cpu = row.cpuUsPerRequest / bare.cpuUsPerRequest;
+        const cpu = cpuRatio(row, bare);
         const throughput = row.result.requestsPerSecond / bare.result.requestsPerSecond;
         // The cached scenario answers 304 by design: it is clean when nothing failed otherwise.
         const clean = row.result.errors + row.result.timeouts + row.result.non2xx - (name === RSS_CACHED ? row.result.notModified : 0) === 0;

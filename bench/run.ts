@@ -27,6 +27,7 @@ import { MAGAZINES_SCENARIOS, prepareMagazinesBench } from './magazines.js';
 import { PUBLISHER_SCENARIOS, preparePublisherBench } from './publisher.js';
 import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
+import { type MeasuredRow, cpuRatio } from './rows.js';
 import type { LoadReply, LoadResult, LoadScenario } from './load.js';
 import { runMessengerBench } from './messenger.js';
 import { measureStartup, printStartup } from './startup.js';
@@ -131,14 +132,10 @@ function runLoad(child: ChildProcess, scenario: LoadScenario): Promise<LoadResul
   });
 }
 
-interface Row {
-  name: string;
-  result: LoadResult;
+interface Row extends MeasuredRow {
   floor?: string;
   /** For the Reader row: the Backoffice row it is compared with (bearer vs API-key auth). */
   versus?: string;
-  /** CPU time of this process (servers, driver, PGlite) per request of the measured run (the median round's). */
-  cpuUsPerRequest: number;
   /** The lowest and highest CPU per request over the rounds. */
   spread?: readonly [number, number];
 }
@@ -148,11 +145,12 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 
 function printTable(rows: Row[]) {
   const byName = new Map(rows.map((r) => [r.name, r.result]));
-  const cpuByName = new Map(rows.map((r) => [r.name, r.cpuUsPerRequest]));
+  const rowByName = new Map(rows.map((r) => [r.name, r]));
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs floor', 'p99 vs floor', 'CPU us/req', 'rounds min-max', 'CPU vs floor', 'requests', 'non-2xx/err'];
-  const lines = rows.map(({ name, result, floor, cpuUsPerRequest, spread }) => {
+  const lines = rows.map((row) => {
+    const { name, result, floor, cpuUsPerRequest, spread } = row;
     const f = floor ? byName.get(floor) : undefined;
-    const fCpu = floor ? cpuByName.get(floor) : undefined;
+    const fRow = floor ? rowByName.get(floor) : undefined;
     return [
       name,
       fmt(result.requestsPerSecond),
@@ -162,7 +160,7 @@ function printTable(rows: Row[]) {
       f ? `${fmt(result.p99Ms / Math.max(f.p99Ms, 1), 2)} x` : '-',
       fmt(cpuUsPerRequest),
       spread ? `${fmt(spread[0])}-${fmt(spread[1])}` : '-',
-      fCpu ? `${fmt(cpuUsPerRequest / fCpu, 2)} x` : '-',
+      fRow ? `${fmt(cpuRatio(row, fRow), 2)} x` : '-',
       fmt(result.total),
       `${result.non2xx}/${result.errors + result.timeouts}`,
     ];
@@ -176,17 +174,19 @@ function printTable(rows: Row[]) {
 
 function printTargets(rows: Row[], rssMb: number, databaseMb: number) {
   const byName = new Map(rows.map((r) => [r.name, r.result]));
-  const cpuByName = new Map(rows.map((r) => [r.name, r.cpuUsPerRequest]));
+  const rowByName = new Map(rows.map((r) => [r.name, r]));
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   console.log('\nTargets (reported only; the exit code does not depend on them)');
-  for (const { name, result, floor, cpuUsPerRequest } of rows) {
-    const f = floor ? byName.get(floor) : undefined;
-    const fCpu = floor ? cpuByName.get(floor) : undefined;
-    if (!f || !fCpu) continue;
+  for (const row of rows) {
+    const { name, result, floor, cpuUsPerRequest } = row;
+    const fRow = floor ? rowByName.get(floor) : undefined;
+    if (!fRow) continue;
+    const f = fRow.result;
+    const fCpu = fRow.cpuUsPerRequest;
     // A conditional request's 304 is its expected answer (the RSS feed reader's), not a failure.
     const clean = result.non2xx - result.notModified + result.errors + result.timeouts === 0;
-    const cpuRatio = cpuUsPerRequest / fCpu;
-    console.log(`  ${verdict(clean && cpuRatio <= TARGET_CPU)}  ${name}: CPU ${fmt(cpuUsPerRequest)} us/req = ${fmt(cpuRatio, 2)} x floor's ${fmt(fCpu)} us (target <= ${TARGET_CPU} x)`);
+    const cpu = cpuRatio(row, fRow);
+    console.log(`  ${verdict(clean && cpu <= TARGET_CPU)}  ${name}: CPU ${fmt(cpuUsPerRequest)} us/req against the floor's ${fmt(fCpu)} us: ${fmt(cpu, 2)} x, the rounds' paired median (target <= ${TARGET_CPU} x)`);
     const ratio = result.requestsPerSecond / f.requestsPerSecond;
     const p99Ratio = result.p99Ms / Math.max(f.p99Ms, 1);
     const note = clean ? '' : ' (failed requests: figures not valid)';
@@ -422,7 +422,8 @@ async function main() {
 
   // Rounds: the whole plan runs ROUNDS times, so that a scenario and its floor are measured close
   // in time in every round, and each row keeps its median round by CPU per request. One run on
-  // this shared 2-core machine swings by a third; the median of interleaved rounds much less.
+  // this shared 2-core machine swings by a third; the median of interleaved rounds much less, and
+  // a ratio to the floor is the median of each round's own pair (rows.ts `cpuRatio`).
   const rounds = new Map<string, Row[]>();
   for (let round = 1; round <= ROUNDS; round++) {
     for (const step of plan) {
@@ -438,15 +439,21 @@ async function main() {
         name: step.name,
         result,
         cpuUsPerRequest,
+        roundsCpu: [],
         ...(step.floor && { floor: step.floor }),
         ...(step.versus && { versus: step.versus }),
       };
       rounds.set(step.name, [...(rounds.get(step.name) ?? []), row]);
     }
   }
+  // Each row keeps every round's CPU, in round order, for the paired ratios against its floor (rows.ts).
   const rows: Row[] = [...rounds.values()].map((runs) => {
     const sorted = [...runs].sort((a, b) => a.cpuUsPerRequest - b.cpuUsPerRequest);
-    return { ...sorted[Math.floor(sorted.length / 2)]!, spread: [sorted[0]!.cpuUsPerRequest, sorted.at(-1)!.cpuUsPerRequest] as const };
+    return {
+      ...sorted[Math.floor(sorted.length / 2)]!,
+      roundsCpu: runs.map((r) => r.cpuUsPerRequest),
+      spread: [sorted[0]!.cpuUsPerRequest, sorted.at(-1)!.cpuUsPerRequest] as const,
+    };
   });
 
   const rssAtEnd = rssMb();

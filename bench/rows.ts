@@ -1,0 +1,25 @@
+import type { LoadResult } from './load.js';
+
+/** A scenario's measured row, as the reports read it. */
+export interface MeasuredRow {
+  name: string;
+  result: LoadResult;
+  /** CPU time of this process per request of the measured run (the median round's). */
+  cpuUsPerRequest: number;
+  /** The CPU per request of each round, in round order: every scenario runs once in every round. */
+  roundsCpu: number[];
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+/**
+ * A row's CPU per request against another's (its floor): the median over the rounds of the two
+ * measured in the same round, a few seconds apart. The machine's speed drifts between rounds (the
+ * same floor measured 980 and 1,980 µs within an hour on this 2-core VM); a ratio of the two rows'
+ * medians can pair a fast round of one with a slow round of the other, a round's own pair cannot.
+ */
+export const cpuRatio = (row: MeasuredRow, floor: MeasuredRow): number =>
+  median(row.roundsCpu.map((cpu, i) => cpu / Math.max(floor.roundsCpu[i] ?? floor.cpuUsPerRequest, 1)));
