@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import type { App } from '../src/app.js';
 import { systemContext } from '../src/shared/http/route.js';
 import type { LoadScenario } from './load.js';
-import type { MeasuredRow } from './rows.js';
+import { type MeasuredRow, median } from './rows.js';
 
 const SAMPLES = 7;
 const TARGET_THROUGHPUT = 0.6;
@@ -31,8 +31,6 @@ async function uploadImage(app: App, mediaId: string, bytes: Buffer): Promise<st
   await app.services.core.assets.createImage(ctx, { file_key: row.fileKey, name: 'Bench photo' });
   return row.fileKey;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export interface AssetsBench {
   /** The scenarios to add to the plan: the floor first, then the cached delivery. */

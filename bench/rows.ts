@@ -10,10 +10,8 @@ export interface MeasuredRow {
   roundsCpu: number[];
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
+/** The middle value (the upper one of an even count). */
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * A row's CPU per request against another's (its floor): the median over the rounds of the two
