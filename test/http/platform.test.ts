@@ -8,6 +8,8 @@ import { type App, buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
 import { REDACT_PATHS } from '../../src/plugins/request-log.js';
+import { compileSerializer } from '../../src/plugins/serializer.js';
+import type { ContentResponse } from '../../src/shared/http/route.js';
 import { type TestContext, createTestApp, createTestDatabase, testConfig } from '../setup/app.js';
 import { UUID } from '../setup/expect.js';
 import { type SeededMedia, client, seedMedia } from '../setup/factories.js';
@@ -185,6 +187,22 @@ describe('GET /openapi.json', () => {
       // Every Public operation is deprecated; its index (GET /api/public) documents the move away.
       if (route.interface === 'public') expect(op!.deprecated, where).toBe(route.operationId === 'publicListOperations' ? undefined : true);
     }
+  });
+
+  it('has a serializer for every response a route declares (compiled at the first answer, so checked here)', () => {
+    let compiled = 0;
+    for (const route of ctx.app.routeTable) {
+      for (const [status, response] of Object.entries((route.schema?.response ?? {}) as Record<string, z.ZodType | ContentResponse>)) {
+        // A response per media type (RSS, sitemaps) has a schema for each.
+        const schemas = 'content' in response ? Object.values(response.content).map((c) => c.schema as z.ZodType) : [response];
+        for (const schema of schemas) {
+          expect(() => compileSerializer(schema), `${route.method} ${route.url} ${status}`).not.toThrow();
+          expect(compileSerializer(schema)).toBeTypeOf('function');
+          compiled++;
+        }
+      }
+    }
+    expect(compiled).toBeGreaterThan(ctx.app.routeTable.length);
   });
 
   it('documents the operations routes too', () => {
