@@ -60,11 +60,16 @@ describe.each(drivers)('the %s storage driver', (name, make) => {
     await storage.delete(key('doomed'));
   });
 
-  it('replaces a key whole, and concurrent writes of one key leave one complete value', async () => {
+  it('replaces a key whole, and (on disk) concurrent writes of one key leave one complete value', async () => {
     await storage.put(key('replaced'), Buffer.from('first'), 'image/png');
     await storage.put(key('replaced'), Buffer.from('second, longer'), 'image/png');
     expect((await storage.get(key('replaced')))?.toString()).toBe('second, longer');
 
+    // One complete value after racing writes is the disk driver's own doing (a temporary file, then
+    // a rename). The S3 driver sends one PutObject per write, and S3 makes each PUT atomic; s3rver
+    // does not emulate that (each write truncates the object's one file and streams into it), so
+    // racing it would test s3rver, and fail now and then (seen once in a PostgreSQL run).
+    if (name !== 'disk') return;
     const values = Array.from({ length: 8 }, (_, i) => Buffer.alloc(50_000 + i, i));
     await Promise.all(values.map((v) => storage.put(key('raced'), v, 'image/png')));
     const kept = await storage.get(key('raced'));

@@ -43,6 +43,11 @@ export async function startSmtpSink(options: { parse?: boolean } = {}): Promise<
       });
     },
   });
+  // A client killed mid-session (a service SIGKILLed while sending) resets its connection; smtp-server
+  // re-emits that on the server, where no listener would make it the test process's uncaught error.
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE') throw err;
+  });
   const port = await new Promise<number>((resolve) => {
     server.listen(0, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port));
   });

@@ -143,8 +143,9 @@ describe('reader entitlements', () => {
   });
 
   it('refuses a window that ends before it starts, a bad product key, unknown and server-owned fields (400)', async () => {
+    const inAnHour = at(HOUR); // one instant: two calls of at() can fall a millisecond apart
     const bad = [
-      { reader_id: alice.id, product_key: 'p', starts_at: at(HOUR), ends_at: at(HOUR) },
+      { reader_id: alice.id, product_key: 'p', starts_at: inAnHour, ends_at: inAnHour },
       { reader_id: alice.id, product_key: 'p', starts_at: at(HOUR), ends_at: at(-HOUR) },
       { reader_id: alice.id, product_key: 'p', ends_at: at(-HOUR) },
       { reader_id: alice.id, product_key: 'p', starts_at: 'yesterday' },
