@@ -11,7 +11,7 @@ import type { Database } from '../src/db/client.js';
 import { apiKeys } from '../src/modules/core/api-keys/api-keys.table.js';
 import { media, statuses, workspaces } from '../src/modules/core/tenancy/tenancy.table.js';
 import { REDACT_PATHS } from '../src/plugins/request-log.js';
-import { type TestDatabase, createTestDatabase, testConfig } from './setup/app.js';
+import { type TestDatabase, pooledTestDatabase, testConfig } from './setup/app.js';
 import { client } from './setup/factories.js';
 
 /** A logger like the service's own, writing its JSON lines into memory. */
@@ -37,9 +37,9 @@ interface Started {
   drop: () => Promise<void>;
 }
 
-/** An app over a fresh, migrated and empty database, as on a first start. */
+/** An app over a migrated and empty database (an earlier file's PGlite, emptied), as on a first start. */
 async function start(overrides: Partial<Config> = {}): Promise<Started> {
-  const { database, drop }: TestDatabase = await createTestDatabase();
+  const { database, drop }: TestDatabase = await pooledTestDatabase();
   const config = testConfig(overrides);
   const log = memoryLogger();
   const app = await buildApp({ config, database, logger: log.logger });

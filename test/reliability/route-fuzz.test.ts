@@ -200,6 +200,11 @@ const contentType = fc.constantFrom(
 
 // A path parameter or query value, percent-encoded even when it is not valid UTF-16.
 function encode(value: string): string {
+  try {
+    return encodeURIComponent(value); // what the loop below gives a well-formed string, at once
+  } catch {
+    // a lone surrogate (URIError): encoded as its three UTF-8-like bytes, one character at a time
+  }
   return [...value]
     .map((ch) => {
       const unit = ch.charCodeAt(0);
