@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../setup/app.js';
+import { onConnection } from '../setup/global-setup.js';
 import { type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
 
 // Only PostgreSQL has server connections to lose; PGlite runs in the process.
@@ -24,13 +24,11 @@ describe.skipIf(!onPostgres)('database connections dropped by the server', () =>
     // What a PostgreSQL restart does to the pool's idle connections.
     const pool = ctx.database.pool!;
     const { rows } = await pool.query<{ db: string }>('select current_database() as db');
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    const killed = await admin.query(
+    const killed = await onConnection(
+      process.env.TEST_DATABASE_URL!,
       'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
       [rows[0]!.db],
     );
-    await admin.end();
     expect(killed.rowCount).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 100));
 

@@ -1,10 +1,10 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { type Database, createDatabase } from '../../src/db/client.js';
 import { isReplicaRoute } from '../../src/db/read-replica.js';
 import { type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
 import { type TestDatabase, createTestDatabase, testConfig } from '../setup/app.js';
+import { onConnection } from '../setup/global-setup.js';
 import { clientToken, readerClient, registerClient } from '../setup/reader.js';
 
 describe('which routes read the replica (DATABASE_READ_URL)', () => {
@@ -68,17 +68,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('DATABASE_READ_URL on PostgreSQL
     });
     expect(seen.replica).toBeGreaterThan(0);
 
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    try {
-      const { rows } = await admin.query<{ n: number }>(
-        "select count(*)::int as n from pg_stat_activity where application_name = 'mps-read-replica' and datname = $1",
-        [cloneName],
-      );
-      expect(rows[0]!.n).toBeGreaterThan(0);
-    } finally {
-      await admin.end();
-    }
+    const { rows } = await onConnection<{ n: number }>(
+      process.env.TEST_DATABASE_URL!,
+      "select count(*)::int as n from pg_stat_activity where application_name = 'mps-read-replica' and datname = $1",
+      [cloneName],
+    );
+    expect(rows[0]!.n).toBeGreaterThan(0);
   });
 
   it('writes, Backoffice reads and the auth before a Reader read stay on the primary', async () => {

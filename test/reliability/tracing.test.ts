@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withDatabase } from '../setup/global-setup.js';
+import { onConnection, withDatabase } from '../setup/global-setup.js';
 import { migratedDataDir } from '../setup/processes.js';
 import { type ServerProcess, startServer, waitForReady } from './server-process.js';
 
@@ -65,10 +64,7 @@ beforeAll(async () => {
   };
   if (postgresUrl) {
     database = `mps_tracing_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`create database ${database}`);
-    await admin.end();
+    await onConnection(postgresUrl, `create database ${database}`);
     env.DATABASE_URL = withDatabase(postgresUrl, database);
   }
   server = await startServer(env);
@@ -79,12 +75,7 @@ afterAll(async () => {
   server?.kill();
   await server?.exited;
   await new Promise((resolve) => receiver?.close(resolve));
-  if (database) {
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${database} with (force)`);
-    await admin.end();
-  }
+  if (database && postgresUrl) await onConnection(postgresUrl, `drop database if exists ${database} with (force)`);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -40,6 +40,7 @@ export default async function setup(project: TestProject) {
   const template = `mps_template_${process.pid}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
+  await dropLeftovers(admin);
   const migrated = async () => {
     await admin.query(`drop database if exists ${template}`);
     await admin.query(`create database ${template}`);
@@ -52,6 +53,7 @@ export default async function setup(project: TestProject) {
   project.provide('templateDatabase', template);
 
   return async () => {
+    await dropClones(admin, template);
     await admin.query(`drop database if exists ${template} with (force)`);
     await admin.end();
     await removeDir();
@@ -80,6 +82,63 @@ async function setupPgliteTemplate(project: TestProject, dir: string): Promise<s
   await onDisk.close();
   project.provide('pgliteDataDir', dataDir);
   return file;
+}
+
+/** The names of a run's clones of its template (`mps_template_<pid>` → `mps_t_<pid>_`): teardown finds them by it. */
+export const cloneNamePrefix = (template: string) => template.replace(/^mps_template_/, 'mps_t_') + '_';
+
+/**
+ * Drops the run's clones the test files left: the spare each worker made ahead for a next file,
+ * and those whose files dropped them without waiting. A clone still being made is waited for;
+ * what a killed run leaves, the next run's start drops (`dropLeftovers`).
+ */
+async function dropClones(admin: pg.Client, template: string): Promise<void> {
+  const prefix = cloneNamePrefix(template);
+  // Done after two looks 250 ms apart find neither a clone nor one being made: a worker's last
+  // spare can still be on its way to the server when the first look is taken.
+  let quiet = 0;
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline && quiet < 2; ) {
+    const { rows } = await admin.query<{ datname: string }>(`select datname from pg_database where starts_with(datname, $1)`, [prefix]);
+    for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+    const making = await admin.query(`select 1 from pg_stat_activity where query ilike $1`, [`create database ${prefix}%`]);
+    quiet = rows.length === 0 && making.rowCount === 0 ? quiet + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * The templates and clones of earlier runs whose process is gone (a run killed, or a worker's
+ * spare clone that outlived its run's teardown): their names carry that process's pid.
+ */
+async function dropLeftovers(admin: pg.Client): Promise<void> {
+  const { rows } = await admin.query<{ datname: string; pid: string }>(
+    `select datname, substring(datname from '^mps_(?:template|t)_([0-9]+)') as pid from pg_database where datname ~ '^mps_(template|t)_[0-9]+'`,
+  );
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  };
+  for (const { datname, pid } of rows) {
+    if (!alive(Number(pid))) await admin.query(`drop database if exists ${datname} with (force)`);
+  }
+}
+
+/**
+ * One statement on a connection of its own to `url`, closed afterwards: create or drop a
+ * database, count or end another's sessions, read a few rows of a database a service owns.
+ */
+export async function onConnection<R extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query<R>(text, values);
+  } finally {
+    await client.end();
+  }
 }
 
 export function withDatabase(url: string, name: string): string {
