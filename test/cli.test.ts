@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { runCli } from '../src/cli-commands.js';
@@ -12,8 +11,8 @@ import { migrationsFolder } from '../src/db/migrate.js';
 import { testConfig } from './setup/app.js';
 import { ISO_MS, UUID } from './setup/expect.js';
 import { client } from './setup/factories.js';
-import { killSpawned, spawnNode } from './setup/processes.js';
-import { withDatabase } from './setup/global-setup.js';
+import { embeddedProcessTests, killSpawned, spawnNode } from './setup/processes.js';
+import { onConnection, withDatabase } from './setup/global-setup.js';
 
 // The operator CLI as an operator runs it: the package's bin, in a process (group) of its own,
 // from a working directory with a .env, on an embedded database in a temporary directory.
@@ -59,7 +58,7 @@ async function run(args: string[], env: Record<string, string> = IN_PROCESS_ENV)
   return { code, stdout, stderr };
 }
 
-describe('the operator CLI on the embedded database', () => {
+describe.runIf(embeddedProcessTests)('the operator CLI on the embedded database', () => {
   let mediaId: string;
   let adminKey: string;
   let revokedKey: string;
@@ -177,13 +176,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the operator CLI on PostgreSQL'
   it('db migrate on a database that does not exist fails with one line saying to create it', async () => {
     const name = `mps_missing_${process.pid}_${Date.now()}`;
     const url = withDatabase(process.env.TEST_DATABASE_URL!, name);
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    try {
-      await admin.query(`drop database if exists ${name}`);
-    } finally {
-      await admin.end();
-    }
+    await onConnection(process.env.TEST_DATABASE_URL!, `drop database if exists ${name}`);
     const res = await run(['db', 'migrate'], { ...ENV, DATABASE_URL: url });
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');

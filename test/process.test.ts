@@ -1,11 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { withDatabase } from './setup/global-setup.js';
-import { freePort, killSpawned, migratedDataDir, spawnNode } from './setup/processes.js';
+import { onConnection, withDatabase } from './setup/global-setup.js';
+import { embeddedProcessTests, freePort, killSpawned, migratedDataDir, spawnNode, waitForAnswer } from './setup/processes.js';
 
 // The server process itself (src/main.ts): configuration, migrations, bootstrap, signals.
 const dataDir = mkdtempSync(join(tmpdir(), 'mps-process-'));
@@ -17,24 +15,10 @@ afterEach(killSpawned);
 
 function run(env: Record<string, string>) {
   const proc = spawnNode(['--import', 'tsx', 'src/main.ts'], { env });
-  return { child: proc.child, exited: proc.exited, out: proc.stdout, err: proc.stderr, kill: proc.kill };
+  return { ...proc, out: proc.stdout, err: proc.stderr };
 }
 
-// A start (initdb, migrations, transpiling src/) took 35 s on a loaded 2-core machine.
-async function waitForReady(port: number, child: ChildProcess, timeoutMs = 75_000) {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && child.exitCode === null; ) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/ready`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the server did not become ready (exit code ${child.exitCode})`);
-}
-
-describe('the server process', () => {
+describe.runIf(embeddedProcessTests)('the server process on the embedded database', () => {
   it('refuses a bad configuration with one line naming the variable, exit code 1', async () => {
     const proc = run({ PORT: 'abc', DATA_DIR: dataDir });
     expect(await proc.exited).toBe(1);
@@ -49,7 +33,7 @@ describe('the server process', () => {
     const key = 'process-test-bootstrap-key-0123456789abcdef';
     const proc = run({ PORT: String(port), DATA_DIR: migratedDataDir(mkdtempSync(join(dataDir, 'serving-'))), BOOTSTRAP_API_KEY: key, LOG_LEVEL: 'info' });
     try {
-      await waitForReady(port, proc.child);
+      await waitForAnswer(proc, port, '/ready');
       const media = await fetch(`http://127.0.0.1:${port}/core/v2/media`, { headers: { 'x-api-key': key } });
       expect(media.status).toBe(200);
       expect(((await media.json()) as { data: { name: string } }).data.name).toBe('Default media');
@@ -67,9 +51,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes starting t
   it('migrate and bootstrap one after the other: one media, one bootstrap key, both serving', async () => {
     const url = process.env.TEST_DATABASE_URL!;
     const name = `mps_proc_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
+    await onConnection(url, `create database ${name}`);
     const procs: Array<ReturnType<typeof run>> = [];
     try {
       const key = 'two-instances-bootstrap-key-0123456789abcdef';
@@ -77,24 +59,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes starting t
       for (const port of ports) {
         procs.push(run({ PORT: String(port), DATABASE_URL: withDatabase(url, name), BOOTSTRAP_API_KEY: key, LOG_LEVEL: 'warn' }));
       }
-      await Promise.all(ports.map((port, i) => waitForReady(port, procs[i]!.child)));
+      await Promise.all(ports.map((port, i) => waitForAnswer(procs[i]!, port, '/ready')));
       for (const port of ports) {
         const res = await fetch(`http://127.0.0.1:${port}/core/v2/media`, { headers: { 'x-api-key': key } });
         expect(res.status).toBe(200);
       }
-      const db = new pg.Client({ connectionString: withDatabase(url, name) });
-      await db.connect();
-      const counts = await db.query<{ media: string; keys: string }>(
+      const counts = await onConnection<{ media: string; keys: string }>(
+        withDatabase(url, name),
         'select (select count(*) from media) as media, (select count(*) from api_keys) as keys',
       );
-      await db.end();
       expect(counts.rows[0]).toEqual({ media: '1', keys: '1' });
       for (const proc of procs) proc.child.kill('SIGTERM');
       expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0]);
     } finally {
       for (const proc of procs) proc.kill();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await onConnection(url, `drop database if exists ${name} with (force)`);
     }
   }, 120_000);
 });

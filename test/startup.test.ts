@@ -1,4 +1,4 @@
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -6,11 +6,10 @@ import { type Server, createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../src/db/migrate.js';
-import { withDatabase } from './setup/global-setup.js';
-import { freePort, killSpawned, migratedDataDir, spawnNode } from './setup/processes.js';
+import { onConnection, withDatabase } from './setup/global-setup.js';
+import { embeddedProcessTests, freePort, killSpawned, migratedDataDir, spawnNode, waitForAnswer } from './setup/processes.js';
 
 // The server's start as a user meets it: `.env` in the working directory, the port checked before
 // anything is made, each phase logged, one process per embedded data directory. Every server runs
@@ -32,24 +31,12 @@ afterEach(async () => {
 
 const start = (cwd: string, env: Record<string, string>) => spawnNode(['--import', TSX, MAIN], { cwd, env });
 
-async function waitForHealth(port: number, child: ChildProcess, timeoutMs = 60_000) {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && child.exitCode === null; ) {
-    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no /health (exit code ${child.exitCode})`);
-}
-
 const stop = async (proc: ReturnType<typeof start>) => {
   proc.child.kill('SIGTERM');
   return proc.exited;
 };
 
-describe('starting the server', () => {
+describe.runIf(embeddedProcessTests)('starting the server on the embedded database', () => {
   it('reports a busy port first, in one line, before it opens or creates anything', async () => {
     const blocker = createServer();
     blockers.push(blocker);
@@ -70,7 +57,7 @@ describe('starting the server', () => {
     writeFileSync(join(cwd, '.env'), `PORT=${port}\nBOOTSTRAP_API_KEY=${key}\nLOG_LEVEL=silent\nDATA_DIR=${join(root, 'not-this-one')}\n`);
 
     const first = start(cwd, { LOG_LEVEL: 'info', DATA_DIR: dataDir });
-    await waitForHealth(port, first.child);
+    await waitForAnswer(first, port, '/health');
     const media = await fetch(`http://127.0.0.1:${port}/core/v2/media`, { headers: { 'x-api-key': key } });
     expect(media.status).toBe(200);
     expect(existsSync(join(root, 'not-this-one'))).toBe(false);
@@ -95,10 +82,10 @@ describe('starting the server', () => {
 
     // Warm: nothing left to migrate.
     const again = start(cwd, { LOG_LEVEL: 'info', DATA_DIR: dataDir });
-    await waitForHealth(port, again.child);
+    await waitForAnswer(again, port, '/health');
     expect(again.logs().find((l) => l.msg.startsWith('migrations applied'))).toMatchObject({ msg: 'migrations applied: 0', applied: 0 });
     expect(await stop(again)).toBe(0);
-  }, 180_000);
+  }, 240_000);
 
   it('takes over a lock left by a process that is gone', async () => {
     const dataDir = freshDir('stale');
@@ -108,7 +95,7 @@ describe('starting the server', () => {
     writeFileSync(`${join(dataDir, 'pglite')}.lock`, JSON.stringify({ pid: dead, host: hostname() }));
     const port = await freePort();
     const proc = start(root, { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    await waitForHealth(port, proc.child);
+    await waitForAnswer(proc, port, '/health');
     expect(JSON.parse(readFileSync(`${join(dataDir, 'pglite')}.lock`, 'utf8')).pid).toBe(proc.child.pid);
     expect(await stop(proc)).toBe(0);
   }, 120_000);
@@ -117,13 +104,7 @@ describe('starting the server', () => {
 describe.skipIf(!process.env.TEST_DATABASE_URL)('starting the server on a PostgreSQL database that does not exist', () => {
   it('fails with one line saying to create it', async () => {
     const name = `mps_missing_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    try {
-      await admin.query(`drop database if exists ${name}`);
-    } finally {
-      await admin.end();
-    }
+    await onConnection(process.env.TEST_DATABASE_URL!, `drop database if exists ${name}`);
     const proc = start(root, { PORT: String(await freePort()), DATABASE_URL: withDatabase(process.env.TEST_DATABASE_URL!, name), LOG_LEVEL: 'silent' });
     expect(await proc.exited).toBe(1);
     const lines = proc.stderr().trim().split('\n');

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createDatabase } from '../../src/db/client.js';
@@ -10,7 +9,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { testConfig } from '../setup/app.js';
 import { createContent, docsFixture } from '../setup/docs.js';
 import { client, seedMedia } from '../setup/factories.js';
-import { withDatabase } from '../setup/global-setup.js';
+import { onConnection, withDatabase } from '../setup/global-setup.js';
 import { killSpawned, migratedDataDir } from '../setup/processes.js';
 import { startSmtpSink } from '../setup/smtp-sink.js';
 import { type ServerProcess, startServer, waitForReady } from './server-process.js';
@@ -34,16 +33,10 @@ async function serviceDatabase(): Promise<{ env: Record<string, string>; open: (
   const template = inject('templateDatabase');
   if (pgUrl && template) {
     const name = `mps_nl_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create database ${name} template ${template}`);
-    await admin.end();
+    await onConnection(pgUrl, `create database ${name} template ${template}`);
     const url = withDatabase(pgUrl, name);
     dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await onConnection(pgUrl, `drop database if exists ${name} with (force)`);
     };
     return { env: { DATABASE_URL: url }, open: () => createDatabase({ databaseUrl: url, poolSize: 3 }) };
   }

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { type Agent, request } from 'node:http';
-import { freePort, spawnNode } from '../setup/processes.js';
+import { freePort, spawnNode, waitForAnswer } from '../setup/processes.js';
 
 /** The server process (src/main.ts) in a process group of its own, so that nothing outlives a test. */
 export interface ServerProcess {
@@ -8,7 +8,7 @@ export interface ServerProcess {
   port: number;
   exited: Promise<number | null>;
   /** The JSON log lines written so far. */
-  logs: () => Array<Record<string, unknown>>;
+  logs: () => Array<Record<string, unknown> & { msg: string }>;
   stderr: () => string;
   /** SIGKILL to the whole group; safe to call twice. */
   kill: () => void;
@@ -22,19 +22,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   return { child: proc.child, port, exited: proc.exited, logs: proc.logs, stderr: proc.stderr, kill: proc.kill };
 }
 
-export async function waitForReady(server: ServerProcess, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && server.child.exitCode === null) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/ready`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the server did not become ready: ${server.stderr()}`);
-}
+export const waitForReady = (server: ServerProcess, timeoutMs?: number) => waitForAnswer(server, server.port, '/ready', timeoutMs);
 
 export interface Outcome {
   method: string;

@@ -4,10 +4,9 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withDatabase } from '../setup/global-setup.js';
-import { migratedDataDir } from '../setup/processes.js';
+import { onConnection, withDatabase } from '../setup/global-setup.js';
+import { embeddedProcessTests, migratedDataDir } from '../setup/processes.js';
 import { type Outcome, type ServerProcess, send, startServer, waitForReady } from './server-process.js';
 
 // SIGTERM under load from keep-alive clients (issue 7.3, issue 6.8), on the real process.
@@ -110,7 +109,7 @@ async function drainUnderLoad(env: Record<string, string>, countRows: (ids: stri
 }
 
 describe('SIGTERM under load with keep-alive clients', () => {
-  it('on PGlite: answers every request it read, closes, exits 0, keeps every acknowledged write', async () => {
+  it.runIf(embeddedProcessTests)('on PGlite: answers every request it read, closes, exits 0, keeps every acknowledged write', async () => {
     const dataDir = migratedDataDir(mkdtempSync(join(tmpdir(), 'mps-shutdown-')));
     dirs.push(dataDir);
     await drainUnderLoad({ DATA_DIR: dataDir }, async (ids) => {
@@ -129,21 +128,13 @@ describe('SIGTERM under load with keep-alive clients', () => {
     async () => {
       const url = process.env.TEST_DATABASE_URL!;
       const name = `mps_drain_${process.pid}_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
+      await onConnection(url, `create database ${name}`);
       try {
         const dataDir = mkdtempSync(join(tmpdir(), 'mps-shutdown-'));
         dirs.push(dataDir);
         const { logs } = await drainUnderLoad({ DATABASE_URL: withDatabase(url, name), DATA_DIR: dataDir }, async (ids) => {
-          const db = new pg.Client({ connectionString: withDatabase(url, name) });
-          await db.connect();
-          try {
-            const { rows } = await db.query<{ n: number }>('select count(*)::int as n from categories where id = any($1::uuid[])', [ids]);
-            return rows[0]!.n;
-          } finally {
-            await db.end();
-          }
+          const { rows } = await onConnection<{ n: number }>(withDatabase(url, name), 'select count(*)::int as n from categories where id = any($1::uuid[])', [ids]);
+          return rows[0]!.n;
         });
         // The pool closes inside app.close(), after the server (the code awaits it; the two
         // last lines can swap in the output, as pino flushes its buffer at exit).
@@ -151,8 +142,7 @@ describe('SIGTERM under load with keep-alive clients', () => {
         expect(index('database pool closed')).toBeGreaterThan(index('shutting down'));
         expect(logs.filter((l) => l.msg === 'closing the database pool with queries still running')).toEqual([]);
       } finally {
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
+        await onConnection(url, `drop database if exists ${name} with (force)`);
       }
     },
     90_000,

@@ -14,6 +14,15 @@ export function migratedDataDir(dataDir: string): string {
   return dataDir;
 }
 
+/**
+ * Whether this run starts the service's processes on the embedded database (PGlite data
+ * directories): the PGlite run does. A PostgreSQL run (`TEST_DATABASE_URL`) skips those tests:
+ * they never touch PostgreSQL, so running them again there only repeated the PGlite run (about 100
+ * s of its workers' time), unless `TEST_EMBEDDED_PROCESSES=1` asks for them, as CI's Node 24 run
+ * does, which checks the runtime (PGlite's WebAssembly included) on its own.
+ */
+export const embeddedProcessTests = !process.env.TEST_DATABASE_URL || process.env.TEST_EMBEDDED_PROCESSES === '1';
+
 /** A port nothing listens on right now (the kernel's choice, released at once). */
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -90,4 +99,38 @@ export function spawnNode(args: string[], options: { env: Record<string, string>
   };
   running.add(proc);
   return proc;
+}
+
+/**
+ * Waits until the process answers `path` (`/health`, `/ready`) on `port` with a 2xx, polling every
+ * 100 ms. A first start on a fresh data directory (initdb, every migration, transpiling src/) took
+ * up to 60 s on a loaded 2-core CI machine, hence the default. On failure the error says whether the
+ * process exited and shows the phases it logged and its stderr, so that a slow start and a stuck one
+ * can be told apart from CI's output alone.
+ */
+export async function waitForAnswer(
+  proc: Pick<Spawned, 'child' | 'logs' | 'stderr'>,
+  port: number,
+  path: string,
+  timeoutMs = 90_000,
+): Promise<void> {
+  const started = Date.now();
+  for (const deadline = started + timeoutMs; Date.now() < deadline && proc.child.exitCode === null; ) {
+    const ok = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  let phases: string[];
+  try {
+    phases = proc.logs().map((l) => `${String(l.ms ?? '?')} ms ${l.msg}`);
+  } catch {
+    phases = ['(a log line cut in the middle)'];
+  }
+  throw new Error(
+    `no 2xx from ${path} on port ${port} after ${Date.now() - started} ms (exit code ${proc.child.exitCode}); ` +
+      `logged: [${phases.slice(-10).join('; ')}]; stderr: ${proc.stderr().trim().slice(-2_000) || '(none)'}`,
+  );
 }
