@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precondition } from '../../src/shared/http/conditional.js';
 import { systemContext } from '../../src/shared/http/route.js';
@@ -51,6 +51,17 @@ describe('conditional reads (ETag, If-None-Match)', () => {
     const missing = await editor.get(`/core/v2/categories/${randomUUID()}`);
     expect(missing.statusCode).toBe(404);
     expect(missing.headers.etag).toBeUndefined();
+  });
+
+  it('the ETag is the SHA-256 of the bytes sent, and Content-Length their count, with characters outside ASCII', async () => {
+    const category = await createCategory(editor, { locales: [{ locale: 'en', name: 'Économie — 東京 😀' }] });
+    const res = await editor.get(`/core/v2/categories/${category.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.locales[0].name).toBe('Économie — 東京 😀');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
+    expect(res.rawPayload.length).toBeGreaterThan(res.body.length);
+    expect(res.headers.etag).toBe(`"${createHash('sha256').update(res.rawPayload).digest('base64url')}"`);
   });
 
   it('Reader: published data is public for a minute (stale-while-revalidate), 304 to If-None-Match', async () => {

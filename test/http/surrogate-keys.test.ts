@@ -57,6 +57,19 @@ describe('the kind of the records a route serves, from its path', () => {
     expect(surrogateKeys('menu', { data: { id: 'm', key: 'main' } })).toEqual(['menu:m']);
     expect(surrogateKeys('content', { error: 'not found', code: 'content_not_found' })).toEqual([]);
   });
+
+  it('names a record once across the list and its assocs, and one id of two kinds twice', () => {
+    const body = { data: [{ id: 'a' }, { id: 'b' }], assocs: { contents: [{ id: 'b' }, { id: 'c' }], categories: [{ id: 'a' }] } };
+    expect(surrogateKeys('content', body)).toEqual(['content', 'content:a', 'content:b', 'content:c', 'category:a']);
+  });
+
+  it('stops at 400 keys, the collection key first', () => {
+    const data = Array.from({ length: 450 }, (_, i) => ({ id: `id-${i}` }));
+    const keys = surrogateKeys('content', { data });
+    expect(keys).toHaveLength(400);
+    expect(keys.slice(0, 2)).toEqual(['content', 'content:id-0']);
+    expect(keys.at(-1)).toBe('content:id-398');
+  });
 });
 
 describe('Surrogate-Key on Reader and Public answers', () => {
