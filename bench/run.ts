@@ -8,7 +8,9 @@
  * duration, the whole bench has a time cap, and nothing is written to the repository.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import inspector from 'node:inspector/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -214,6 +216,28 @@ function printTargets(rows: Row[], rssMb: number, databaseMb: number) {
 }
 
 const rssMb = () => mb(process.memoryUsage().rss);
+
+/**
+ * BENCH_PROFILE=<dir>: a CPU profile of each measured run (not its warm-up, the seeding or the
+ * start-up), one file per scenario and round (`<scenario>.round<n>.cpuprofile`, for Chrome's
+ * DevTools or speedscope). The profiler costs CPU itself: figures of a profiled run are not the bench's.
+ */
+async function startProfile(scenario: string, round: number): Promise<{ stop: () => Promise<void> } | undefined> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return undefined;
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${scenario.replace(/[^a-z0-9]+/gi, '-')}.round${round}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
 
 /** Other work on the machine skews req/s and latency (not CPU us/req); say so beside the figures. */
 function warnIfBusy(when: string) {
@@ -436,9 +460,11 @@ async function main() {
       process.stdout.write(`round ${round}/${ROUNDS}: running ${step.name} ...`);
       // Its own warm-up, then the measured run: CPU is counted over the measured run only.
       await runLoad(loader, { ...step.scenario, durationSeconds: WARMUP_S, warmupSeconds: 0 });
+      const profile = await startProfile(step.name, round);
       const cpuBefore = process.cpuUsage();
       const result = await runLoad(loader, { ...step.scenario, warmupSeconds: 0 });
       const cpu = process.cpuUsage(cpuBefore);
+      await profile?.stop();
       const cpuUsPerRequest = (cpu.user + cpu.system) / Math.max(result.total, 1);
       process.stdout.write(` ${fmt(result.requestsPerSecond)} req/s, ${fmt(cpuUsPerRequest)} us/req\n`);
       const row: Row = {
