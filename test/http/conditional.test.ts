@@ -4,7 +4,7 @@ import { precondition } from '../../src/shared/http/conditional.js';
 import { systemContext } from '../../src/shared/http/route.js';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { expectError } from '../setup/expect.js';
-import { type Client, type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
+import { type CategoryWire, type Client, type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
 import { createBlock, createContent, docsFixture } from '../setup/docs.js';
 import { type JwksTestProvider, startJwksProvider } from '../setup/identity-providers.js';
 import { addSectionContent, createIssue, createIssueType, createSection } from '../setup/magazines.js';
@@ -62,6 +62,21 @@ describe('conditional reads (ETag, If-None-Match)', () => {
     expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
     expect(res.rawPayload.length).toBeGreaterThan(res.body.length);
     expect(res.headers.etag).toBe(`"${createHash('sha256').update(res.rawPayload).digest('base64url')}"`);
+
+    // A large answer (sent as the bytes its ETag hashed): the same rules.
+    const phrase = 'Économie, société — 東京 😀 ';
+    const description = phrase.repeat(Math.floor(2000 / phrase.length));
+    for (let i = 0; i < 5; i++) {
+      await createCategory(editor, { locales: [{ locale: 'en', name: `Long ${i}`, description }, { locale: 'fr', name: `Longue ${i}`, description }] });
+    }
+    const list = await editor.get('/core/v2/categories?limit=100');
+    expect(list.statusCode).toBe(200);
+    expect(list.body.length).toBeGreaterThan(16_384);
+    expect(list.json().data.filter((c: CategoryWire) => c.locales[0]?.description === description)).toHaveLength(5);
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(list.headers['content-length']).toBe(String(list.rawPayload.length));
+    expect(list.headers.etag).toBe(`"${createHash('sha256').update(list.rawPayload).digest('base64url')}"`);
+    expect((await editor.get('/core/v2/categories?limit=100', { 'if-none-match': list.headers.etag as string })).statusCode).toBe(304);
   });
 
   it('Reader: published data is public for a minute (stale-while-revalidate), 304 to If-None-Match', async () => {
