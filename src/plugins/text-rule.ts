@@ -10,6 +10,9 @@ export const isBadText = (value: string): boolean => BAD_TEXT.test(value);
  * Iterative, so that a deeply nested body cannot overflow the stack.
  */
 export function findBadText(value: unknown): string | undefined {
+  // Nearly every request passes: a walk that builds no path first, the one with paths only when
+  // it finds something (a path string and a pair per value were 0.4 KB and 0.5 µs a request).
+  if (!hasBadText(value)) return undefined;
   const stack: Array<[unknown, string]> = [[value, '']];
   while (stack.length > 0) {
     const [current, path] = stack.pop()!;
@@ -26,4 +29,26 @@ export function findBadText(value: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Whether any string or key in `value` breaks the rule: `findBadText` without the path. */
+function hasBadText(value: unknown): boolean {
+  if (typeof value === 'string') return isBadText(value);
+  if (value === null || typeof value !== 'object') return false;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === 'string') {
+      if (isBadText(current)) return true;
+    } else if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) stack.push(current[i]);
+    } else if (current !== null && typeof current === 'object') {
+      for (const key in current) {
+        if (!Object.prototype.hasOwnProperty.call(current, key)) continue;
+        if (isBadText(key)) return true;
+        stack.push((current as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
 }

@@ -208,9 +208,10 @@ export function route<
       const read = form ? await readUpload(req, form) : undefined;
       const upload = read && form?.stage ? { ...read, staged: await form.stage(ctx, read, req.params as Record<string, string>) } : read;
       const input = { params: req.params, query: req.query, body: req.body, upload } as RouteInput<P, Q, B, U, T>;
-      const work = () => def.handler(ctx, input, reply);
       const around = req.routeOptions.config.around;
-      const result = around ? await around(req, reply, work) : await work();
+      // No closure unless a hook runs around the handler: tsx wraps every named function made at
+      // run time in a `__name` call (about 1 µs a request, measured in a by-id profile).
+      const result = around ? await around(req, reply, () => def.handler(ctx, input, reply)) : await def.handler(ctx, input, reply);
       if (result === reply) return reply;
       if (reply.statusCode === 204) return reply.send();
       return result;
