@@ -73,34 +73,38 @@ const MAX_KEYS = 400;
 export function surrogateKeys(kind: string, body: unknown): string[] {
   if (typeof body !== 'object' || body === null || !('data' in body)) return [];
   const { data, assocs } = body as { data: unknown; assocs?: Record<string, unknown> };
-  // Deduplicated by id within a kind: a Set of the ids (flat strings, hashed once) rather than of
-  // the `<kind>:<id>` keys (new strings each, hashed afresh), which cost 3.6 µs a page of 20.
   const keys: string[] = [];
   const seen = new Map<string, Set<string>>();
-  const add = (k: string, item: unknown) => {
-    const id = idOf(item);
-    if (!id || keys.length >= MAX_KEYS) return;
-    let ids = seen.get(k);
-    if (!ids) seen.set(k, (ids = new Set()));
-    if (ids.has(id)) return;
-    ids.add(id);
-    keys.push(`${k}:${id}`);
-  };
   if (Array.isArray(data)) {
     keys.push(kind);
-    for (const item of data) add(kind, item);
+    for (const item of data) addKey(keys, seen, kind, item);
   } else {
-    add(kind, data);
+    addKey(keys, seen, kind, data);
   }
   if (assocs && typeof assocs === 'object') {
     for (const name in assocs) {
       const items = assocs[name];
       if (!Array.isArray(items)) continue;
       const assocKind = kindOf(name);
-      for (const item of items) add(assocKind, item);
+      for (const item of items) addKey(keys, seen, assocKind, item);
     }
   }
   return keys;
+}
+
+/**
+ * `<kind>:<id>` of `item`, once per kind and id, up to MAX_KEYS. Deduplicated through a Set of the
+ * ids (flat strings, hashed once), not of the keys (new strings each, hashed afresh: 3.6 µs a
+ * page of 20).
+ */
+function addKey(keys: string[], seen: Map<string, Set<string>>, kind: string, item: unknown): void {
+  const id = idOf(item);
+  if (!id || keys.length >= MAX_KEYS) return;
+  let ids = seen.get(kind);
+  if (!ids) seen.set(kind, (ids = new Set()));
+  if (ids.has(id)) return;
+  ids.add(id);
+  keys.push(`${kind}:${id}`);
 }
 
 /** A tree's preSerialization hook: a success answer of a route with a kind gets its `Surrogate-Key`. */
