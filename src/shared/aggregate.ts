@@ -6,6 +6,7 @@ import { precondition, preconditionFailed } from './http/conditional.js';
 import { type Keyset, type Page, type Paginator, newestFirst } from './paging.js';
 import { type Prepared, StatementCache, rowsAsSelected } from './prepared.js';
 import type { PagingQuery } from './schemas.js';
+import { rowsOf } from '../db/rows.js';
 
 /**
  * Records with nested parts (category → locales; content → locales → blocks; issue →
@@ -600,11 +601,6 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
 }
 
 export type Aggregate<R extends PgTable = PgTable, P extends PartDefs = PartDefs, V extends string = never> = ReturnType<typeof aggregate<R, P, V>>;
-
-/** Rows of `db.execute`, which answers an array on PGlite and `{ rows }` on node-postgres. */
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  return (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) ?? [];
-}
 
 /** A raw row (SQL column names) keyed by property names, as `replace` compares entries. */
 function fromSql(cols: Record<string, PgColumn>, row: Record<string, unknown>): Record<string, unknown> {

@@ -8,6 +8,7 @@ import type { Keyset, Page, Paginator } from './paging.js';
 import { type PagingQuery, isoTimestamp, locale as localeCode, uuid } from './schemas.js';
 import { localesMeta, pickLocale } from './http/reader.js';
 import { z } from 'zod';
+import { rowsOf } from '../db/rows.js';
 
 /**
  * Records declared as an aggregate whose wire fields are their columns in snake_case (a
@@ -113,7 +114,7 @@ export const liveIdsIn =
         cols.deletedAt ? sql` and ${cols.deletedAt} is null` : sql``
       }${extra ? sql` and ${extra}` : sql``}`,
     )) as unknown;
-    const list = (Array.isArray(rows) ? rows : (rows as { rows: Array<{ id: string }> }).rows) as Array<{ id: string }>;
+    const list = rowsOf<{ id: string }>(rows);
     return new Set(list.map((r) => r.id));
   };
 

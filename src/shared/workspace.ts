@@ -6,6 +6,7 @@ import { errors } from './errors.js';
 import type { Permission } from './permissions.js';
 import { route, type RequestContext, type Tag, type ZodApp } from './http/route.js';
 import { idParams, noContent, uuid } from './schemas.js';
+import { rowsOf } from '../db/rows.js';
 
 /**
  * Moving a record to another workspace of its media with a status there: the spec's
@@ -59,9 +60,7 @@ export async function assertPlacement(
 ) {
   const workspace = target.workspaceId ? exists(places.workspaces, target.workspaceId, mediaId) : sql`true`;
   const result = await db.execute(sql`select ${workspace} as workspace, ${exists(places.statuses, target.statusId, mediaId)} as status`);
-  const row = (Array.isArray(result) ? result : (result as unknown as { rows: Array<Record<string, boolean>> }).rows)[0] as
-    | { workspace: boolean; status: boolean }
-    | undefined;
+  const [row] = rowsOf<{ workspace: boolean; status: boolean }>(result);
   if (!row?.workspace) throw workspaceErrors.workspaceNotFound();
   if (!row.status) throw workspaceErrors.invalidStatus();
 }
@@ -100,8 +99,7 @@ export async function transferToWorkspace(
         where ${record.id} = ${id} and ${record.owner} = ${mediaId}${record.deletedAt ? sql` and ${record.deletedAt} is null` : sql``}
         returning 1 as moved`,
   );
-  const rows = Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows;
-  return rows.length > 0;
+  return rowsOf(result).length > 0;
 }
 
 /** Declares `POST <record>/workspace/transfer` (204) for a kind of record. */

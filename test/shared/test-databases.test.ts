@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { pooledTestDatabase, testConfig } from '../setup/app.js';
 import { client, createCategory, seedMedia } from '../setup/factories.js';
+import { rowsOf } from '../../src/db/rows.js';
 
 // The test kit's own promise: a pooled database is handed back in the migrated template's state,
 // whatever the file before wrote (on PGlite an emptied instance; on PostgreSQL a fresh clone).
@@ -12,8 +13,7 @@ const rowsPerTable = async (db: Awaited<ReturnType<typeof pooledTestDatabase>>['
     sql.raw(`select coalesce(jsonb_object_agg(tablename, (xpath('/row/n/text()', query_to_xml(format('select count(*) as n from %I.%I', schemaname, tablename), false, true, '')))[1]::text::int), '{}') as counts
       from pg_tables where schemaname = 'public'`),
   );
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ counts: Record<string, number> }>;
-  return rows[0]!.counts;
+  return rowsOf<{ counts: Record<string, number> }>(result)[0]!.counts;
 };
 
 it('hands back every table empty and no queue schema, after a file wrote to many tables and one big one', async () => {
@@ -38,8 +38,7 @@ it('hands back every table empty and no queue schema, after a file wrote to many
     expect(Object.keys(counts).length).toBe(Object.keys(written).length);
     expect(Object.entries(counts).filter(([, n]) => n > 0)).toEqual([]);
     const queue = await next.database.db.execute(sql`select count(*)::int as n from pg_namespace where nspname = 'pgboss'`);
-    const queueRows = (Array.isArray(queue) ? queue : (queue as { rows: unknown[] }).rows) as Array<{ n: number }>;
-    expect(queueRows[0]!.n).toBe(0);
+    expect(rowsOf<{ n: number }>(queue)[0]!.n).toBe(0);
   } finally {
     await next.database.close();
     await next.drop();

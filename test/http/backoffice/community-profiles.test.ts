@@ -5,6 +5,7 @@ import { type CommunityFixture, type ProfileKindPath, OWN_FIELDS, communityFixtu
 import { createContent, docsFixture, insertAssetImage } from '../../setup/docs.js';
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
+import { rowsOf } from '../../../src/db/rows.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -184,7 +185,7 @@ describe('every kind: routes, delete and restore, metadata, blocks, entries, tra
          union all select deleted_at from profiles where id = '${rec.id}'
          union all select deleted_at from profile_blocks where profile_id = '${rec.id}') s) as n` as never,
     );
-    const n = (Array.isArray(stamps) ? stamps : (stamps as { rows: Array<{ n: number }> }).rows)[0] as { n: number };
+    const n = rowsOf<{ n: number }>(stamps)[0]!;
     expect(Number(n.n)).toBe(1);
     const restored = await api.post(`/community/v2/${kind}/${rec.id}/restore`);
     expect(restored.statusCode, restored.body).toBe(200);

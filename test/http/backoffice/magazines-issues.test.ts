@@ -5,6 +5,7 @@ import { type DocsFixture, createContent, docsFixture, insertAssetImage } from '
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 import { addSectionContent, createIssue, createIssueType, createSection } from '../../setup/magazines.js';
+import { rowsOf } from '../../../src/db/rows.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -178,7 +179,7 @@ describe('issues', () => {
        union all select 'slot', deleted_at::text from block_slots where block_id = '${blockId}'
        union all select 'content', deleted_at::text from section_contents where id = '${entry.id}'` as never,
     );
-    const rows = (Array.isArray(stamps) ? stamps : (stamps as unknown as { rows: Array<{ deleted_at: string | null }> }).rows) as Array<{ deleted_at: string | null }>;
+    const rows = rowsOf<{ deleted_at: string | null }>(stamps);
     expect(rows).toHaveLength(6);
     expect(new Set(rows.map((r) => r.deleted_at)).size).toBe(1);
     expect(rows[0]!.deleted_at).not.toBeNull();

@@ -6,6 +6,7 @@ import type { Paginator } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { communityErrors } from '../community.errors.js';
 import { profileTypeMetadata, profileTypes } from './profile-types.table.js';
+import { rowsOf } from '../../../db/rows.js';
 
 /** A profile type and its metadata entries in order, read in one statement. */
 export const profileTypeAggregate = aggregate(profileTypes, {
@@ -45,7 +46,7 @@ export function createProfileTypesRepository(pager: Paginator) {
     /** Whether live profiles have this type. */
     async inUse(db: Executor, id: string): Promise<boolean> {
       const rows = await db.execute(sql`select 1 from profiles where profile_type_id = ${id} and deleted_at is null limit 1`);
-      return (Array.isArray(rows) ? rows : (rows as unknown as { rows: unknown[] }).rows).length > 0;
+      return rowsOf(rows).length > 0;
     },
 
     async insert(db: Executor, values: typeof profileTypes.$inferInsert): Promise<string> {

@@ -22,6 +22,7 @@ import {
   type ScheduleInput,
 } from './profiles.schemas.js';
 import { profiles } from './profiles.table.js';
+import { rowsOf } from '../../../db/rows.js';
 
 /** What community needs of other modules, injected by the container. */
 export interface ProfilesDeps {
@@ -175,7 +176,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
 
   const loadLiveDescription = async (tx: Executor, id: string) => {
     const rows = await tx.execute(sql`select id, locale from profile_descriptions where profile_id = ${id} and deleted_at is null`);
-    const list = (Array.isArray(rows) ? rows : (rows as unknown as { rows: Array<{ id: string; locale: string }> }).rows) as Array<{ id: string; locale: string }>;
+    const list = rowsOf<{ id: string; locale: string }>(rows);
     return new Map(list.map((r) => [r.locale, r.id]));
   };
 

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import type { ImageUrl, ResolvedImage } from '../../../shared/blocks.js';
+import { rowsOf } from '../../../db/rows.js';
 
 // Visuals and image blocks point at asset images (core's assets). Until core's index exports
 // its own resolver, docs reads the asset tables here, by name: the image, and its credit and
@@ -27,7 +28,7 @@ export async function missingAssetImages(db: Executor, mediaId: string, ids: str
     sql`select id from asset_images where media_id = ${mediaId} and deleted_at is null
         and id in (${sql.join(unique.map((id) => sql`${id}::uuid`), sql`, `)})`,
   );
-  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: Array<{ id: string }> }).rows) as Array<{ id: string }>;
+  const rows = rowsOf<{ id: string }>(result);
   const found = new Set(rows.map((r) => r.id));
   return unique.filter((id) => !found.has(id));
 }

@@ -8,6 +8,7 @@ import type { PagingQuery } from '../../../shared/schemas.js';
 import { resolveAssetImages } from '../../docs/index.js';
 import { magazinesErrors } from '../magazines.errors.js';
 import { blockSlots, issueLocales, issues, sectionBlocks, sectionContents, sectionLocales, sections } from './issues.table.js';
+import { rowsOf } from '../../../db/rows.js';
 
 // Issue → locales, sections → (locales, blocks → slots, contents): one aggregate for writes,
 // delete and restore (the whole tree under one stamp), and narrower readings over the same
@@ -121,8 +122,6 @@ const SECTION_CONTENT_ORDER: Keyset<SectionContentRecord> = {
   id: sectionContents.contentId,
   idOf: (r) => r.contentId,
 };
-
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 export function createIssuesRepository(pager: Paginator) {
   const byParam = (name: string, where: SQL, value: string) => ({ name, where, params: { [name]: value } });

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type Paginator, newestFirst } from '../../../shared/paging.js';
 import { newsletters } from '../newsletters/newsletters.table.js';
-import { rowsOf } from '../subscriptions/subscriptions.repository.js';
+import { rowsOf } from '../../../db/rows.js';
 import { subscriptions } from '../subscriptions/subscriptions.table.js';
 import type { OutboxQuery } from './outbox.schemas.js';
 import { outboxMessages } from './outbox.table.js';

@@ -9,7 +9,6 @@ export type SubscriptionRow = typeof subscriptions.$inferSelect;
 const order = newestFirst<SubscriptionRow>(subscriptions);
 
 /** Rows of `db.execute`, which answers an array on PGlite and `{ rows }` on node-postgres. */
-export const rowsOf = <T>(result: unknown): T[] => ((Array.isArray(result) ? result : (result as { rows: T[] }).rows) ?? []) as T[];
 
 export function createSubscriptionsRepository(pager: Paginator) {
   return {
