@@ -33,17 +33,17 @@ const idlePglites: Database[] = [];
  */
 const RESET = `do $$
 declare
-  big text;
-  small record;
+  big text[] := '{}';
+  t record;
 begin
   set local session_replication_role = replica;
-  select string_agg(format('%I.%I', schemaname, tablename), ', ') into big
-    from pg_tables where schemaname = 'public' and pg_relation_size(format('%I.%I', schemaname, tablename)) > 65536;
-  if big is not null then execute 'truncate ' || big || ' cascade'; end if;
-  for small in select format('%I.%I', schemaname, tablename) as name from pg_tables
-      where schemaname = 'public' and pg_relation_size(format('%I.%I', schemaname, tablename)) between 1 and 65536 loop
-    execute 'delete from ' || small.name;
+  for t in select format('%I.%I', schemaname, tablename) as name, pg_relation_size(format('%I.%I', schemaname, tablename)) as size
+      from pg_tables where schemaname = 'public' loop
+    if t.size > 65536 then big := big || t.name;
+    elsif t.size > 0 then execute 'delete from ' || t.name;
+    end if;
   end loop;
+  if cardinality(big) > 0 then execute 'truncate ' || array_to_string(big, ', ') || ' cascade'; end if;
   drop schema if exists pgboss cascade;
 end $$`;
 
