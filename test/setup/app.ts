@@ -146,6 +146,24 @@ export async function createTestApp(
 export const within = <T>(ms: number, work: Promise<T>, what: string): Promise<T> =>
   Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))]);
 
+/** The SQL texts the driver runs during `work` (PGlite and node-postgres alike), in order. */
+export async function statementsDuring(database: Database, work: () => Promise<unknown>): Promise<string[]> {
+  const driver = (database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+  const original = driver.query;
+  const texts: string[] = [];
+  driver.query = function (this: unknown, ...args: unknown[]) {
+    const [first] = args;
+    texts.push(typeof first === 'string' ? first : (first as { text: string }).text);
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+  } finally {
+    driver.query = original;
+  }
+  return texts;
+}
+
 /** Connections the app's PostgreSQL pool has handed out right now (none on PGlite, which has no pool). */
 export function checkedOutConnections(database: Database): number {
   const pool = (database.db as unknown as { $client: { totalCount?: number; idleCount?: number } }).$client;

@@ -7,7 +7,7 @@ import type { Database } from '../../src/db/client.js';
 import { aggregate, part } from '../../src/shared/aggregate.js';
 import { AppError } from '../../src/shared/errors.js';
 import { Paginator, newestFirst } from '../../src/shared/paging.js';
-import { type TestDatabase, createTestDatabase } from '../setup/app.js';
+import { type TestDatabase, createTestDatabase, statementsDuring } from '../setup/app.js';
 
 // A three-level aggregate of the test's own (shelf → locale → book), so that the engine is
 // tested apart from any module: shared/ knows none.
@@ -72,22 +72,8 @@ let test: TestDatabase;
 let database: Database;
 const media = randomUUID();
 
-/** Counts the statements the driver runs during `work` (PGlite and node-postgres alike). */
-async function countStatements(work: () => Promise<unknown>): Promise<number> {
-  const driver = (database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-  const original = driver.query;
-  let count = 0;
-  driver.query = function (this: unknown, ...args: unknown[]) {
-    count++;
-    return original.apply(this, args);
-  };
-  try {
-    await work();
-  } finally {
-    driver.query = original;
-  }
-  return count;
-}
+/** How many statements the driver runs during `work`. */
+const countStatements = async (work: () => Promise<unknown>): Promise<number> => (await statementsDuring(database, work)).length;
 
 async function createShelf(codes: Record<string, string[]>) {
   return database.db.transaction(async (tx) => {

@@ -9,7 +9,7 @@ import { fetchUserInfo } from './provider-client.js';
 import type { ProvidersService } from './providers.service.js';
 import { SIGNING_ALG, type SigningKeysService } from './signing-keys.service.js';
 import { audienceFor } from './tokens.service.js';
-import { lruCache } from '../../shared/cache.js';
+import { LoadingCache, lruCache } from '../../shared/cache.js';
 
 // Asymmetric algorithms only: `none` and HMAC (the "HS256 signed with a public key"
 // confusion) are refused before any key is looked at.
@@ -36,9 +36,9 @@ export function createBearerVerifier(deps: {
   cacheBus?: CacheBus;
 }) {
   const { issuer, keys, clients, providers } = deps;
-  const providerCache = lruCache<string, OAuthProviderRow[]>({ entries: 1000, ttl: 10_000 });
+  const providerCache = new LoadingCache<string, OAuthProviderRow[]>({ entries: 1000, ttl: 10_000, load: (mediaId) => providers.live(mediaId) });
   const jwksCache = lruCache<string, JWTVerifyGetKey>({ entries: 1000, ttl: 3_600_000 });
-  const clientCache = lruCache<string, boolean>({ entries: 10_000, ttl: 10_000 });
+  const clientCache = new LoadingCache<string, boolean>({ entries: 10_000, ttl: 10_000, load: async (id) => Boolean(await clients.findLive(id)) });
   // Every instance forgets a changed provider list or a revoked client at once (REDIS_URL); the
   // verified tokens and userinfo answers below are checked against both on every hit.
   const bus = deps.cacheBus ?? createCacheBus();
@@ -62,23 +62,9 @@ export function createBearerVerifier(deps: {
       ? clientIsLive(principal.clientId!)
       : (await liveProviders(principal.mediaId)).some((p) => p.id === principal.providerId);
 
-  const liveProviders = async (mediaId: string) => {
-    let rows = providerCache.get(mediaId);
-    if (!rows) {
-      rows = await providers.live(mediaId);
-      providerCache.set(mediaId, rows);
-    }
-    return rows;
-  };
+  const liveProviders = async (mediaId: string) => (await providerCache.get(mediaId))!;
 
-  const clientIsLive = async (id: string) => {
-    let live = clientCache.get(id);
-    if (live === undefined) {
-      live = Boolean(await clients.findLive(id));
-      clientCache.set(id, live);
-    }
-    return live;
-  };
+  const clientIsLive = async (id: string) => (await clientCache.get(id))!;
 
   const verifyOwn = async (mediaId: string, token: string, kid: string | undefined): Promise<ReaderPrincipal> => {
     const key = kid ? await keys.verificationKey(mediaId, kid) : undefined;

@@ -4,7 +4,7 @@ import { type CacheBus, createCacheBus } from '../../shared/cache-bus.js';
 import type { RequestContext } from '../../shared/http/route.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthSigningKeyRow } from './oauth.table.js';
-import { lruCache } from '../../shared/cache.js';
+import { LoadingCache } from '../../shared/cache.js';
 
 export const SIGNING_ALG = 'ES256';
 
@@ -22,10 +22,6 @@ interface LiveKeys {
  */
 export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; accessTokenTtlSeconds: number; cacheBus?: CacheBus }) {
   const { db, repo, accessTokenTtlSeconds } = deps;
-  // Short-lived, so that a rotation done by another instance is seen within seconds even without
-  // the cache bus (which tells them at once when REDIS_URL is set).
-  const cache = lruCache<string, LiveKeys>({ entries: 1000, ttl: 5_000 });
-  const forget = (deps.cacheBus ?? createCacheBus()).channel('signing-keys', cache);
 
   const load = async (rows: OAuthSigningKeyRow[]): Promise<LiveKeys> => {
     const verify = new Map<string, CryptoKey>();
@@ -48,9 +44,7 @@ export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; 
     return { mediaId, alg: SIGNING_ALG, publicJwk: await exportJWK(publicKey), privateJwk: await exportJWK(privateKey) };
   };
 
-  const live = async (mediaId: string): Promise<LiveKeys> => {
-    const cached = cache.get(mediaId);
-    if (cached) return cached;
+  const readLive = async (mediaId: string): Promise<LiveKeys> => {
     let rows = await repo.liveSigningKeys(db, mediaId);
     if (rows.length === 0) {
       rows = await db.transaction(async (tx) => {
@@ -60,10 +54,13 @@ export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; 
         return [await repo.insertSigningKey(tx, await newKeyValues(mediaId))];
       });
     }
-    const keys = await load(rows);
-    cache.set(mediaId, keys);
-    return keys;
+    return load(rows);
   };
+  // Short-lived, so that a rotation done by another instance is seen within seconds even without
+  // the cache bus (which tells them at once when REDIS_URL is set).
+  const cache = new LoadingCache<string, LiveKeys>({ entries: 1000, ttl: 5_000, load: readLive });
+  const forget = (deps.cacheBus ?? createCacheBus()).channel('signing-keys', cache);
+  const live = async (mediaId: string): Promise<LiveKeys> => (await cache.get(mediaId))!;
 
   return {
     signer: async (mediaId: string) => (await live(mediaId)).active,

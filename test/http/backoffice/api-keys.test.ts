@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { apiKeySchema, createdApiKeySchema } from '../../../src/modules/core/api-keys/api-keys.schemas.js';
 import { apiKeys } from '../../../src/modules/core/api-keys/api-keys.table.js';
-import { type TestContext, createTestApp } from '../../setup/app.js';
+import { type TestContext, createTestApp, statementsDuring } from '../../setup/app.js';
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 
@@ -152,6 +152,19 @@ describe('stored secrets', () => {
       )[0]!.n;
     for (const table of tables) expect(await occurrences(table, created.key), table).toBe(0);
     expect(await occurrences('api_keys', sha256(created.key))).toBe(1);
+  });
+});
+
+describe('authentication under load', () => {
+  it('reads a key not yet cached once for 50 requests that arrive together, and each is answered', async () => {
+    const created = await createKey(admin, { role: 'viewer' });
+    const api = client(ctx.app, created.key);
+    let answers: number[] = [];
+    const statements = await statementsDuring(ctx.database, async () => {
+      answers = (await Promise.all(Array.from({ length: 50 }, () => api.get('/core/v2/categories?limit=1')))).map((r) => r.statusCode);
+    });
+    expect(answers).toEqual(Array(50).fill(200));
+    expect(statements.filter((text) => /^select\b/i.test(text) && /from "api_keys"/i.test(text))).toHaveLength(1);
   });
 });
 

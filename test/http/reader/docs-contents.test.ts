@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createTestApp } from '../../setup/app.js';
+import { type TestContext, createTestApp, statementsDuring } from '../../setup/app.js';
 import { expectError } from '../../setup/expect.js';
 import { type CategoryWire, type Client, type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
 import { type ContentWire, type DocsFixture, createBlock, createContent, createContentType, createTemplate, docsFixture, insertAssetImage } from '../../setup/docs.js';
@@ -235,22 +235,8 @@ describe('GET /api/media/v1/contents/{id}', () => {
   });
 });
 
-/** Counts the statements the driver runs during `work` (PGlite and node-postgres alike). */
-async function countStatements(work: () => Promise<unknown>): Promise<number> {
-  const driver = (ctx.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-  const original = driver.query;
-  let count = 0;
-  driver.query = function (this: unknown, ...args: unknown[]) {
-    count++;
-    return original.apply(this, args);
-  };
-  try {
-    await work();
-  } finally {
-    driver.query = original;
-  }
-  return count;
-}
+/** How many statements the driver runs during `work`. */
+const countStatements = async (work: () => Promise<unknown>): Promise<number> => (await statementsDuring(ctx.database, work)).length;
 
 describe('the cost of a Reader page', () => {
   it('is a fixed number of SQL statements whatever the page size: one page, one per assoc kind', async () => {

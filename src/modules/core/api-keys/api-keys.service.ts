@@ -11,7 +11,7 @@ import type { ApiKeysRepository } from './api-keys.repository.js';
 import type { ApiKeyCreate } from './api-keys.schemas.js';
 import type { ApiKeyRow } from './api-keys.table.js';
 import { type KeyPrincipal, isRole } from '../../../shared/permissions.js';
-import { lruCache } from '../../../shared/cache.js';
+import { LoadingCache } from '../../../shared/cache.js';
 
 const KEY_PREFIX = 'mps_';
 // How long an accepted key is trusted without asking the database again. A revocation takes
@@ -26,7 +26,8 @@ export const generateKey = (): string => `${KEY_PREFIX}${randomBytes(32).toStrin
 
 export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; logger: Logger; cacheBus?: CacheBus }) {
   const { db, repo, logger } = deps;
-  const cache = lruCache<string, ApiKeyRow>({ entries: 10_000, ttl: CACHE_TTL_MS });
+  // By the secret's hash; an unknown secret is not kept (the failed-authentication throttle bounds those).
+  const cache = new LoadingCache<string, ApiKeyRow>({ entries: 10_000, ttl: CACHE_TTL_MS, load: (hash) => repo.findByHash(db, hash) });
   const forget = (deps.cacheBus ?? createCacheBus()).channel('api-keys', cache);
 
   const touch = (row: ApiKeyRow, now: Date) => {
@@ -51,13 +52,8 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
     /** The principal behind a secret, or null when it is unknown, revoked or expired. */
     async authenticate(secret: string): Promise<KeyPrincipal | null> {
       if (!secret.startsWith(KEY_PREFIX) && secret.length < 32) return null;
-      const hash = sha256(secret);
-      let row = cache.get(hash);
-      if (!row) {
-        row = await repo.findByHash(db, hash);
-        if (!row) return null;
-        cache.set(hash, row);
-      }
+      const row = await cache.get(sha256(secret));
+      if (!row) return null;
       const now = new Date();
       if (row.revokedAt || (row.expiresAt && row.expiresAt <= now) || !isRole(row.role)) return null;
       touch(row, now);

@@ -8,7 +8,7 @@ import { CONTENT_TYPES, type OutputFormat, type Transform, render } from './asse
 import type { AssetsRepository, DeliverableFile } from './assets.repository.js';
 import { type DeliveryQuery, parseFileKey } from './assets.schemas.js';
 import type { Storage } from './storage/index.js';
-import { lruCache } from '../../../shared/cache.js';
+import { LoadingCache } from '../../../shared/cache.js';
 
 /** Where an uploaded file's bytes are stored: by media and content hash, never by a name. */
 export const originalKey = (file: { mediaId: string; fileHash: string }) => `originals/${file.mediaId}/${file.fileHash}`;
@@ -40,7 +40,16 @@ const etagOf = (key: string) => `"${createHash('sha256').update(key).digest('bas
 
 export function createAssetDelivery(deps: { db: Db; repo: AssetsRepository; storage: Storage; limiter: Limiter; logger: Logger; publicBaseUrl?: string | undefined; cacheBus?: CacheBus }) {
   const { db, repo, storage, limiter, logger } = deps;
-  const lookups = lruCache<string, DeliverableFile | false>({ entries: 10_000, ttl: LOOKUP_TTL_MS });
+  // An unknown key is remembered too (false), for less time than a known one.
+  const lookups = new LoadingCache<string, DeliverableFile | false>({
+    entries: 10_000,
+    ttl: LOOKUP_TTL_MS,
+    ttlOf: (file) => (file ? LOOKUP_TTL_MS : MISS_TTL_MS),
+    load: async (fileKey) => {
+      const parsed = parseFileKey(fileKey);
+      return (parsed && (await repo.deliverable(db, parsed.mediaId, fileKey))) || false;
+    },
+  });
   const forgetLookup = (deps.cacheBus ?? createCacheBus()).channel('asset-files', lookups);
   // One render per variant however many requests ask for it at once.
   const rendering = new Map<string, Promise<Buffer>>();
@@ -72,12 +81,7 @@ export function createAssetDelivery(deps: { db: Db; repo: AssetsRepository; stor
 
     /** The file behind a key while a live image record uses it; 404 otherwise. */
     async resolve(fileKey: string): Promise<DeliverableFile> {
-      let file = lookups.get(fileKey);
-      if (file === undefined) {
-        const parsed = parseFileKey(fileKey);
-        file = (parsed && (await repo.deliverable(db, parsed.mediaId, fileKey))) || false;
-        lookups.set(fileKey, file, { ttl: file ? LOOKUP_TTL_MS : MISS_TTL_MS });
-      }
+      const file = await lookups.get(fileKey);
       if (!file) throw coreErrors.assetImageNotFound();
       return file;
     },

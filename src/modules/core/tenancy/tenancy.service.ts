@@ -6,7 +6,7 @@ import type { PagingQuery } from '../../../shared/schemas.js';
 import type { MediaUpdate, StatusCreate, WorkspaceCreate, WorkspaceUpdate } from './tenancy.schemas.js';
 import type { MediaRow } from './tenancy.table.js';
 import type { TenancyRepository } from './tenancy.repository.js';
-import { lruCache } from '../../../shared/cache.js';
+import { LoadingCache } from '../../../shared/cache.js';
 
 /** The statuses every media starts with; publishing rules look them up by key. */
 export const DEFAULT_STATUSES = [
@@ -25,7 +25,7 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
   const { db, repo } = deps;
 
   // Media rows change rarely and are read on every Reader request for locale defaults.
-  const cache = lruCache<string, MediaRow>({ entries: 10_000, ttl: 30_000 });
+  const cache = new LoadingCache<string, MediaRow>({ entries: 10_000, ttl: 30_000, load: (mediaId) => repo.findMedia(db, mediaId) });
   const forget = (deps.cacheBus ?? createCacheBus()).channel('media', cache);
 
   const loadMedia = async (mediaId: string): Promise<MediaRow> => {
@@ -35,13 +35,7 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
   };
 
   /** The media, cached for a few seconds; undefined when there is none. */
-  const findCachedMedia = async (mediaId: string): Promise<MediaRow | undefined> => {
-    const hit = cache.get(mediaId);
-    if (hit) return hit;
-    const row = await repo.findMedia(db, mediaId);
-    if (row) cache.set(mediaId, row);
-    return row;
-  };
+  const findCachedMedia = async (mediaId: string): Promise<MediaRow | undefined> => cache.get(mediaId);
 
   const cachedMedia = async (mediaId: string): Promise<MediaRow> => {
     const row = await findCachedMedia(mediaId);
