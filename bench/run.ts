@@ -8,7 +8,7 @@
  * duration, the whole bench has a time cap, and nothing is written to the repository.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import inspector from 'node:inspector/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -227,14 +227,22 @@ async function startProfile(scenario: string, round: number): Promise<{ stop: ()
   if (!dir) return undefined;
   const session = new inspector.Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
+  // BENCH_PROFILE_HEAP=1: allocations instead (sampled every 4 KB, garbage included), for DevTools' Memory tab.
+  const heap = process.env.BENCH_PROFILE_HEAP === '1';
+  if (heap) {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  } else {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   return {
     stop: async () => {
-      const { profile } = await session.post('Profiler.stop');
+      const profile = heap ? (await session.post('HeapProfiler.stopSampling')).profile : (await session.post('Profiler.stop')).profile;
       session.disconnect();
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, `${scenario.replace(/[^a-z0-9]+/gi, '-')}.round${round}.cpuprofile`), JSON.stringify(profile));
+      const file = `${scenario.replace(/[^a-z0-9]+/gi, '-')}.round${round}.${heap ? 'heapprofile' : 'cpuprofile'}`;
+      writeFileSync(join(dir, file), JSON.stringify(profile));
     },
   };
 }
@@ -244,6 +252,21 @@ function warnIfBusy(when: string) {
   const [load] = loadavg();
   if (load !== undefined && load > cpus().length * 0.75) {
     console.log(`WARNING: load average ${fmt(load, 1)} on ${cpus().length} CPUs ${when}: other processes compete for CPU; req/s and latency are not reliable.`);
+  }
+}
+
+/**
+ * CPU time of the main thread so far, in µs, where Linux tells it (/proc): the rest of the
+ * process's CPU is its other threads', V8's garbage-collection helpers and optimising compiler
+ * above all. Clock ticks, so 10 ms steps: a few per cent of a measured run.
+ */
+function mainThreadCpuUs(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
   }
 }
 
@@ -461,12 +484,15 @@ async function main() {
       // Its own warm-up, then the measured run: CPU is counted over the measured run only.
       await runLoad(loader, { ...step.scenario, durationSeconds: WARMUP_S, warmupSeconds: 0 });
       const profile = await startProfile(step.name, round);
+      const mainBefore = mainThreadCpuUs();
       const cpuBefore = process.cpuUsage();
       const result = await runLoad(loader, { ...step.scenario, warmupSeconds: 0 });
       const cpu = process.cpuUsage(cpuBefore);
+      const mainAfter = mainThreadCpuUs();
       await profile?.stop();
       const cpuUsPerRequest = (cpu.user + cpu.system) / Math.max(result.total, 1);
-      process.stdout.write(` ${fmt(result.requestsPerSecond)} req/s, ${fmt(cpuUsPerRequest)} us/req\n`);
+      const offMain = mainBefore !== undefined && mainAfter !== undefined ? cpuUsPerRequest - (mainAfter - mainBefore) / Math.max(result.total, 1) : undefined;
+      process.stdout.write(` ${fmt(result.requestsPerSecond)} req/s, ${fmt(cpuUsPerRequest)} us/req${offMain === undefined ? '' : ` (${fmt(offMain)} off the main thread)`}\n`);
       const row: Row = {
         name: step.name,
         result,
