@@ -89,6 +89,22 @@ export function createAuthFailureThrottle(max: number, redis?: Redis) {
     }
   };
 
+  /** A refused credential (a 401) counts against the address; anything else passes through. */
+  const refusedBy = async (ip: string, err: unknown): Promise<never> => {
+    if (err instanceof AppError && err.statusCode === 401) await fail(ip);
+    throw err;
+  };
+  /** `verify(arg)`, synchronous when it is (a cached credential: no promise per request). */
+  const verified = <A, T>(ip: string, verify: (arg: A) => Promise<T> | T, arg: A): T | Promise<T> => {
+    let result: T | Promise<T>;
+    try {
+      result = verify(arg);
+    } catch (err) {
+      return refusedBy(ip, err);
+    }
+    return result instanceof Promise ? result.catch((err: unknown) => refusedBy(ip, err)) : result;
+  };
+
   return {
     check,
     fail,
@@ -97,15 +113,9 @@ export function createAuthFailureThrottle(max: number, redis?: Redis) {
      * any work, and a refused credential (a 401) counts against it. `verify` is made once per
      * hook, not per request, and gets `arg` (the request).
      */
-    async guard<A, T>(ip: string, verify: (arg: A) => Promise<T> | T, arg: A): Promise<T> {
+    guard<A, T>(ip: string, verify: (arg: A) => Promise<T> | T, arg: A): T | Promise<T> {
       const pending = check(ip);
-      if (pending) await pending;
-      try {
-        return await verify(arg);
-      } catch (err) {
-        if (err instanceof AppError && err.statusCode === 401) await fail(ip);
-        throw err;
-      }
+      return pending ? pending.then(() => verified(ip, verify, arg)) : verified(ip, verify, arg);
     },
   };
 }

@@ -36,6 +36,14 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
     repo.touch(db, row.id, now).catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not record key use'));
   };
 
+  const principalOf = (row: ApiKeyRow | undefined): KeyPrincipal | null => {
+    if (!row) return null;
+    const now = new Date();
+    if (row.revokedAt || (row.expiresAt && row.expiresAt <= now) || !isRole(row.role)) return null;
+    touch(row, now);
+    return { keyId: row.id, mediaId: row.mediaId, role: row.role };
+  };
+
   const create = async (mediaId: string, input: ApiKeyCreate, secret: string = generateKey(), executor: Executor = db) => {
     const row = await repo.insert(executor, {
       mediaId,
@@ -49,15 +57,14 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
   };
 
   return {
-    /** The principal behind a secret, or null when it is unknown, revoked or expired. */
-    async authenticate(secret: string): Promise<KeyPrincipal | null> {
+    /**
+     * The principal behind a secret, or null when it is unknown, revoked or expired: answered at
+     * once when the key is cached (every request but the first in ten seconds), else a promise.
+     */
+    authenticate(secret: string): KeyPrincipal | null | Promise<KeyPrincipal | null> {
       if (!secret.startsWith(KEY_PREFIX) && secret.length < 32) return null;
-      const row = await cache.get(sha256(secret));
-      if (!row) return null;
-      const now = new Date();
-      if (row.revokedAt || (row.expiresAt && row.expiresAt <= now) || !isRole(row.role)) return null;
-      touch(row, now);
-      return { keyId: row.id, mediaId: row.mediaId, role: row.role };
+      const row = cache.get(sha256(secret));
+      return row instanceof Promise ? row.then(principalOf) : principalOf(row);
     },
 
     /** A new key of the media; `secret` is made here unless bootstrap names it. */
