@@ -1,5 +1,6 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../shared/errors.js';
+import { type MaybePromise, andThen, checkHook } from '../shared/maybe-async.js';
 import type { AuthFailureThrottle } from './auth-failures.js';
 import { type KeyPrincipal, type Permission, can } from '../shared/permissions.js';
 
@@ -11,7 +12,7 @@ declare module 'fastify' {
 }
 
 /** A cached key answers at once; the first use of a key waits for the database. */
-export type Authenticate = (secret: string) => KeyPrincipal | null | Promise<KeyPrincipal | null>;
+export type Authenticate = (secret: string) => MaybePromise<KeyPrincipal | null>;
 
 function presentedKey(req: FastifyRequest): string | undefined {
   const header = req.headers['x-api-key'];
@@ -33,38 +34,19 @@ export function apiKeyAuth(authenticate: Authenticate, failures: AuthFailureThro
     if (!principal) throw new AppError(401, 'invalid_api_key', 'the API key is unknown, revoked or expired');
     return principal;
   };
-  const principalOf = (req: FastifyRequest): KeyPrincipal | Promise<KeyPrincipal> => {
+  const principalOf = (req: FastifyRequest): MaybePromise<KeyPrincipal> => {
     const secret = presentedKey(req);
     if (!secret) throw new AppError(401, 'missing_api_key', 'the x-api-key header is required');
-    const principal = secret.length > 256 ? null : authenticate(secret);
-    return principal instanceof Promise ? principal.then(accepted) : accepted(principal);
+    return andThen(secret.length > 256 ? null : authenticate(secret), accepted);
   };
-  const admit = (req: FastifyRequest, principal: KeyPrincipal) => {
-    const permission: Permission | undefined = req.routeOptions.config.permission;
-    if (!permission || !can(principal.role, permission)) {
-      throw new AppError(403, 'forbidden', `this key's role (${principal.role}) lacks the permission ${permission ?? 'for this route'}`);
-    }
-    req.principal = principal;
-  };
-  // A callback hook: a cached key is admitted without a promise (four were made per request).
-  return (req, _reply, done) => {
-    let principal: KeyPrincipal | Promise<KeyPrincipal>;
-    try {
-      principal = failures.guard(req.ip, principalOf, req);
-      if (!(principal instanceof Promise)) {
-        admit(req, principal);
-        return done();
+  // A cached key is admitted without a promise (four were made per request).
+  return checkHook((req) =>
+    andThen(failures.guard(req.ip, principalOf, req), (principal) => {
+      const permission: Permission | undefined = req.routeOptions.config.permission;
+      if (!permission || !can(principal.role, permission)) {
+        throw new AppError(403, 'forbidden', `this key's role (${principal.role}) lacks the permission ${permission ?? 'for this route'}`);
       }
-    } catch (err) {
-      return done(err as Error);
-    }
-    principal.then((p) => {
-      try {
-        admit(req, p);
-      } catch (err) {
-        return done(err as Error);
-      }
-      done();
-    }, done);
-  };
+      req.principal = principal;
+    }),
+  );
 }

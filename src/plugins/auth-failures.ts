@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../shared/errors.js';
 import { lruCache } from '../shared/cache.js';
+import { type MaybePromise, andThen } from '../shared/maybe-async.js';
 
 const WINDOW_MS = 60_000;
 /** With Redis: how long an address seen under the limit is not asked about again. */
@@ -95,8 +96,8 @@ export function createAuthFailureThrottle(max: number, redis?: Redis) {
     throw err;
   };
   /** `verify(arg)`, synchronous when it is (a cached credential: no promise per request). */
-  const verified = <A, T>(ip: string, verify: (arg: A) => Promise<T> | T, arg: A): T | Promise<T> => {
-    let result: T | Promise<T>;
+  const verified = <A, T>(ip: string, verify: (arg: A) => MaybePromise<T>, arg: A): MaybePromise<T> => {
+    let result: MaybePromise<T>;
     try {
       result = verify(arg);
     } catch (err) {
@@ -113,9 +114,8 @@ export function createAuthFailureThrottle(max: number, redis?: Redis) {
      * any work, and a refused credential (a 401) counts against it. `verify` is made once per
      * hook, not per request, and gets `arg` (the request).
      */
-    guard<A, T>(ip: string, verify: (arg: A) => Promise<T> | T, arg: A): T | Promise<T> {
-      const pending = check(ip);
-      return pending ? pending.then(() => verified(ip, verify, arg)) : verified(ip, verify, arg);
+    guard<A, T>(ip: string, verify: (arg: A) => MaybePromise<T>, arg: A): MaybePromise<T> {
+      return andThen(check(ip), () => verified(ip, verify, arg));
     },
   };
 }

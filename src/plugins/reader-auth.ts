@@ -1,5 +1,6 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../shared/errors.js';
+import { type MaybePromise, andThen, checkHook } from '../shared/maybe-async.js';
 import { isUuid } from '../shared/ids.js';
 import type { AuthFailureThrottle } from './auth-failures.js';
 import type { MediaInfo } from '../shared/http/reader.js';
@@ -11,8 +12,9 @@ const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 export interface ReaderAuthDeps {
   failures: AuthFailureThrottle;
   /** The media by id, from a cache; undefined when there is none. */
-  findMedia: (id: string) => Promise<MediaInfo | undefined>;
-  verify: (mediaId: string, token: string, providerHint?: string) => Promise<ReaderPrincipal>;
+  findMedia: (id: string) => MaybePromise<MediaInfo | undefined>;
+  /** A token verified before answers at once (no promise) while what vouched for it still does. */
+  verify: (mediaId: string, token: string, providerHint?: string) => MaybePromise<ReaderPrincipal>;
   errors: {
     missing: () => AppError;
     invalid: () => AppError;
@@ -27,14 +29,26 @@ export interface ReaderAuthDeps {
  * route's scope. Routes marked `anonymous` skip the token; `mediaOptional` the header.
  */
 export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
-  const bearerOf = (req: FastifyRequest): Promise<ReaderPrincipal> => {
+  const bearerOf = (req: FastifyRequest): MaybePromise<ReaderPrincipal> => {
     const authorization = req.headers.authorization;
     const match = authorization ? BEARER.exec(authorization) : null;
     if (!match) throw authorization ? deps.errors.invalid() : deps.errors.missing();
     const hint = req.headers['x-oauth-provider-id'];
     return deps.verify(req.mediaId, match[1]!, typeof hint === 'string' ? hint : undefined);
   };
-  return async (req) => {
+  const admitMedia = (req: FastifyRequest, media: MediaInfo | undefined) => {
+    if (!media) throw new AppError(404, 'media_not_found', 'media not found');
+    req.media = media;
+    req.mediaId = media.id;
+  };
+  const admitBearer = (req: FastifyRequest, principal: ReaderPrincipal) => {
+    const config = req.routeOptions.config;
+    if (config.scope && !principal.scopes.includes(config.scope)) throw deps.errors.insufficientScope(config.scope);
+    if (config.readerRequired && principal.kind !== 'reader') throw deps.errors.readerRequired();
+    req.bearer = principal;
+  };
+  /** The media the request names, when it names one (cached: answered at once). */
+  const mediaOf = (req: FastifyRequest): MaybePromise<void> => {
     const config = req.routeOptions.config;
     let header = req.headers['x-service-media-id'];
     // Feed readers and crawlers send no headers: these routes take the media from ?media_id= too.
@@ -43,20 +57,18 @@ export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
       if (!config.mediaOptional) {
         throw new AppError(400, 'missing_media_id', `the x-service-media-id header${config.mediaFromQuery ? ' (or the media_id query parameter)' : ''} is required`);
       }
-    } else {
-      if (typeof header !== 'string' || !isUuid(header)) {
-        throw new AppError(400, 'invalid_media_id', 'x-service-media-id must be a UUID');
-      }
-      const media = await deps.findMedia(header.toLowerCase());
-      if (!media) throw new AppError(404, 'media_not_found', 'media not found');
-      req.media = media;
-      req.mediaId = media.id;
+      return;
     }
-    if (config.anonymous) return;
-
-    const principal = await deps.failures.guard(req.ip, bearerOf, req);
-    if (config.scope && !principal.scopes.includes(config.scope)) throw deps.errors.insufficientScope(config.scope);
-    if (config.readerRequired && principal.kind !== 'reader') throw deps.errors.readerRequired();
-    req.bearer = principal;
+    if (typeof header !== 'string' || !isUuid(header)) {
+      throw new AppError(400, 'invalid_media_id', 'x-service-media-id must be a UUID');
+    }
+    return andThen(deps.findMedia(header.toLowerCase()), (media) => admitMedia(req, media));
   };
+  // Callback hooks all the way when the media and the token are cached: no promise per request.
+  return checkHook((req) =>
+    andThen(mediaOf(req), () => {
+      if (req.routeOptions.config.anonymous) return;
+      return andThen(deps.failures.guard(req.ip, bearerOf, req), (principal) => admitBearer(req, principal));
+    }),
+  );
 }

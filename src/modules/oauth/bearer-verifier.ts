@@ -10,6 +10,7 @@ import type { ProvidersService } from './providers.service.js';
 import { SIGNING_ALG, type SigningKeysService } from './signing-keys.service.js';
 import { audienceFor } from './tokens.service.js';
 import { LoadingCache, lruCache } from '../../shared/cache.js';
+import { type MaybePromise, andThen } from '../../shared/maybe-async.js';
 
 // Asymmetric algorithms only: `none` and HMAC (the "HS256 signed with a public key"
 // confusion) are refused before any key is looked at.
@@ -57,10 +58,11 @@ export function createBearerVerifier(deps: {
     return principal;
   };
 
-  const stillTrusted = async (principal: ReaderPrincipal) =>
+  /** Whether what vouched for a verified token still does: answered at once from the caches. */
+  const stillTrusted = (principal: ReaderPrincipal): MaybePromise<boolean> =>
     principal.kind === 'client'
-      ? clientIsLive(principal.clientId!)
-      : (await liveProviders(principal.mediaId)).some((p) => p.id === principal.providerId);
+      ? andThen(clientCache.get(principal.clientId!), Boolean)
+      : andThen(providerCache.get(principal.mediaId), (rows) => (rows ?? []).some((p) => p.id === principal.providerId));
 
   const liveProviders = async (mediaId: string) => (await providerCache.get(mediaId))!;
 
@@ -165,32 +167,39 @@ export function createBearerVerifier(deps: {
     return principal;
   };
 
+  /** A token not verified before: its signature and claims, or its provider's userinfo. */
+  const verifyNew = async (mediaId: string, token: string, providerHint: string | undefined): Promise<ReaderPrincipal> => {
+    let header: { alg?: string; kid?: string };
+    let payload: JWTPayload;
+    try {
+      header = decodeProtectedHeader(token);
+      payload = decodeJwt(token);
+    } catch {
+      // Not a JWT: an opaque provider token, or garbage.
+      return verifyAtUserinfo(mediaId, token, await userinfoProvider(mediaId, providerHint));
+    }
+    if (payload.iss === issuer) return verifyOwn(mediaId, token, header.kid);
+    if (typeof payload.iss !== 'string') throw bearerErrors.invalid();
+    const provider = (await liveProviders(mediaId)).find((p) => p.issuer === payload.iss);
+    if (!provider) throw bearerErrors.invalid();
+    // A provider without a JWKS vouches for its JWTs at its userinfo endpoint, like for opaque ones.
+    if (!provider.jwksUri) return verifyAtUserinfo(mediaId, token, provider.userinfoEndpoint ? provider : undefined);
+    return verifyProviderJwt(mediaId, token, provider);
+  };
+
   return {
     /** `providerHint`: the x-oauth-provider-id header, which names the provider of an opaque token. */
-    async verify(mediaId: string, token: string, providerHint?: string): Promise<ReaderPrincipal> {
+    verify(mediaId: string, token: string, providerHint?: string): MaybePromise<ReaderPrincipal> {
       if (token.length > MAX_TOKEN_LENGTH) throw bearerErrors.invalid();
-      const known = verifiedJwts.get(`${mediaId}\0${token}`);
-      if (known) {
-        if (await stillTrusted(known)) return known;
-        verifiedJwts.delete(`${mediaId}\0${token}`);
+      const key = `${mediaId}\0${token}`;
+      const known = verifiedJwts.get(key);
+      if (!known) return verifyNew(mediaId, token, providerHint);
+      // A token verified before: no promise unless a cache has to ask the database again.
+      return andThen(stillTrusted(known), (trusted) => {
+        if (trusted) return known;
+        verifiedJwts.delete(key);
         throw bearerErrors.invalid();
-      }
-      let header: { alg?: string; kid?: string };
-      let payload: JWTPayload;
-      try {
-        header = decodeProtectedHeader(token);
-        payload = decodeJwt(token);
-      } catch {
-        // Not a JWT: an opaque provider token, or garbage.
-        return verifyAtUserinfo(mediaId, token, await userinfoProvider(mediaId, providerHint));
-      }
-      if (payload.iss === issuer) return verifyOwn(mediaId, token, header.kid);
-      if (typeof payload.iss !== 'string') throw bearerErrors.invalid();
-      const provider = (await liveProviders(mediaId)).find((p) => p.issuer === payload.iss);
-      if (!provider) throw bearerErrors.invalid();
-      // A provider without a JWKS vouches for its JWTs at its userinfo endpoint, like for opaque ones.
-      if (!provider.jwksUri) return verifyAtUserinfo(mediaId, token, provider.userinfoEndpoint ? provider : undefined);
-      return verifyProviderJwt(mediaId, token, provider);
+      });
     },
 
     /** Forget cached providers of a media (they changed). */

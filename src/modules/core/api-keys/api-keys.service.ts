@@ -12,6 +12,7 @@ import type { ApiKeyCreate } from './api-keys.schemas.js';
 import type { ApiKeyRow } from './api-keys.table.js';
 import { type KeyPrincipal, isRole } from '../../../shared/permissions.js';
 import { LoadingCache } from '../../../shared/cache.js';
+import { type MaybePromise, andThen } from '../../../shared/maybe-async.js';
 
 const KEY_PREFIX = 'mps_';
 // How long an accepted key is trusted without asking the database again. A revocation takes
@@ -61,10 +62,9 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
      * The principal behind a secret, or null when it is unknown, revoked or expired: answered at
      * once when the key is cached (every request but the first in ten seconds), else a promise.
      */
-    authenticate(secret: string): KeyPrincipal | null | Promise<KeyPrincipal | null> {
+    authenticate(secret: string): MaybePromise<KeyPrincipal | null> {
       if (!secret.startsWith(KEY_PREFIX) && secret.length < 32) return null;
-      const row = cache.get(sha256(secret));
-      return row instanceof Promise ? row.then(principalOf) : principalOf(row);
+      return andThen(cache.get(sha256(secret)), principalOf);
     },
 
     /** A new key of the media; `secret` is made here unless bootstrap names it. */

@@ -7,6 +7,7 @@ import type { MediaUpdate, StatusCreate, WorkspaceCreate, WorkspaceUpdate } from
 import type { MediaRow } from './tenancy.table.js';
 import type { TenancyRepository } from './tenancy.repository.js';
 import { LoadingCache } from '../../../shared/cache.js';
+import type { MaybePromise } from '../../../shared/maybe-async.js';
 
 /** The statuses every media starts with; publishing rules look them up by key. */
 export const DEFAULT_STATUSES = [
@@ -35,7 +36,7 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
   };
 
   /** The media, cached for a few seconds; undefined when there is none. */
-  const findCachedMedia = async (mediaId: string): Promise<MediaRow | undefined> => cache.get(mediaId);
+  const findCachedMedia = (mediaId: string): MaybePromise<MediaRow | undefined> => cache.get(mediaId);
 
   const cachedMedia = async (mediaId: string): Promise<MediaRow> => {
     const row = await findCachedMedia(mediaId);
