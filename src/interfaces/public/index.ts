@@ -10,7 +10,7 @@ import { publisherPublicRoutes } from '../../modules/publisher/index.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
-import { markDeprecated, successorPath } from '../../shared/http/deprecation.js';
+import { deprecationMarker, successorPath } from '../../shared/http/deprecation.js';
 import { validators } from '../../shared/http/conditional.js';
 import { originOf } from '../../shared/envelopes.js';
 import { documentRoute, route } from '../../shared/http/route.js';
@@ -76,12 +76,14 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     req.media = media;
     req.mediaId = media.id;
   });
-  app.addHook('onSend', async (req, reply) => {
+  const markDeprecated = deprecationMarker(config.publicApiSunset);
+  app.addHook('onSend', (req, reply, payload, done) => {
     const { successor, publicIndex } = req.routeOptions.config;
-    if (!publicIndex) markDeprecated(reply, config.publicApiSunset, successor && successorPath(successor, req.params));
+    if (!publicIndex) markDeprecated(reply, successor && successorPath(successor, req.params));
     // Published data may be cached a minute by browsers and shared caches; errors are not.
     const success = reply.statusCode < 300 || reply.statusCode === 304;
     reply.header('cache-control', success ? (req.routeOptions.config.cacheControl ?? 'public, max-age=60') : 'no-store');
+    done(null, payload);
   });
   // The Backoffice's and Reader's validators (a strong ETag of the bytes, 304 to If-None-Match,
   // HEAD alike), after the onSend above: its Cache-Control stands, and the ETag hashes the answer as sent.

@@ -5,7 +5,7 @@ import { type AggregateRow, type Computed, type PageFilter, aggregate, part } fr
 import { BLOCK_PART_COLUMNS, type ImagesResolver, blockComputed } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
-import { type Paginator, keyset } from '../../../shared/paging.js';
+import { type Keyset, type Paginator, keyset } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { rankedHits, searchDocument } from '../../../shared/search.js';
 import type { Places } from '../../../shared/workspace.js';
@@ -134,6 +134,30 @@ export function createProfilesRepository(pager: Paginator, resolveImages: Images
 
   const searchColumns = { mediaId: profileLocales.mediaId, document: profileLocales.search, config: profileLocales.searchConfig, title: profileLocales.nameText };
 
+  // A search's SQL depends on the media's search configurations only (`q` and the media are
+  // placeholders): built once per set of configurations, not per request.
+  const searches = new Map<string, { hits: ReturnType<typeof rankedHits>; order: Keyset<Summary & { rank: number }> }>();
+  const searchOf = (configs: string[]) => {
+    const key = configs.join('_');
+    let found = searches.get(key);
+    if (!found) {
+      const hits = rankedHits({
+        entries: profileLocales,
+        parent: profileLocales.profileId,
+        deletedAt: profileLocales.deletedAt,
+        columns: searchColumns,
+        root: profiles,
+        rootId: profiles.id,
+        q: sql.placeholder('q'),
+        mediaId: sql.placeholder('owner'),
+        configs,
+      });
+      found = { hits, order: keyset<Summary & { rank: number }>([{ expr: hits.rank, type: 'real', dir: 'desc', of: (r) => r.rank }], hits.id) };
+      searches.set(key, found);
+    }
+    return found;
+  };
+
   return {
     tree,
     record,
@@ -168,18 +192,7 @@ export function createProfilesRepository(pager: Paginator, resolveImages: Images
       filters: { categoryIds?: string[] | undefined; profileTypeIds?: string[] | undefined },
     ) {
       const extra = readerFilter(filters);
-      const hits = rankedHits({
-        entries: profileLocales,
-        parent: profileLocales.profileId,
-        deletedAt: profileLocales.deletedAt,
-        columns: searchColumns,
-        root: profiles,
-        rootId: profiles.id,
-        q: sql.placeholder('q'),
-        mediaId: sql.placeholder('owner'),
-        configs,
-      });
-      const order = keyset<Summary & { rank: number }>([{ expr: hits.rank, type: 'real', dir: 'desc', of: (r) => r.rank }], hits.id);
+      const { hits, order } = searchOf(configs);
       const name = extra?.name ?? 'all';
       return pager.page(
         {

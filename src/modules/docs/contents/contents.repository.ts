@@ -161,10 +161,20 @@ export interface ContentsWithin {
  */
 export interface ContentListing {
   name: string;
-  source: SQL;
+  /** The listing's `(content_id, position)` rows: SQL built only when its statement is prepared. */
+  source: () => SQL;
   params: Record<string, unknown>;
   scope: string;
 }
+
+/** A search's order: the rank, most relevant first, then the content id. */
+const rankedOrder = keyset<ContentRecord & { rank: number }>([{ expr: sql`hits.rank`, type: 'real', dir: 'desc', of: (r) => r.rank }], sql`hits.content_id`);
+
+/** A listing's order: its own positions, then the content id. */
+const listedOrder = keyset<ContentRecord & { position: number }>(
+  [{ expr: sql`listed.position`, type: 'integer', dir: 'asc', of: (r) => r.position }],
+  sql`listed.content_id`,
+);
 
 const hasCategory = (param: string, many: boolean) =>
   sql`exists (select 1 from ${contentCategories} where ${contentCategories.contentId} = ${contents.id}
@@ -247,15 +257,13 @@ export function createContentsRepository(pager: Paginator) {
      * page is one statement walking the listing's own index.
      */
     listPublishedIn(db: Executor, mediaId: string, query: PagingQuery, listing: ContentListing) {
-      const source = sql`(${listing.source}) as listed cross join lateral (select * from ${contents} where ${contents.id} = listed.content_id limit 1) as ${sql.identifier('contents')}`;
-      const order = keyset<Row & { position: number }>(
-        [{ expr: sql`listed.position`, type: 'integer', dir: 'asc', of: (r) => r.position }],
-        sql`listed.content_id`,
-      );
+      // Its SQL is built only to prepare its statement: once per connection, not per request.
+      const source = () =>
+        sql`(${listing.source()}) as listed cross join lateral (select * from ${contents} where ${contents.id} = listed.content_id limit 1) as ${sql.identifier('contents')}`;
       return pager.page(
         {
-          select: () => db.select({ ...contentRecord.columns, position: sql<number>`listed.position`.as('position') }).from(source),
-          keyset: order,
+          select: () => db.select({ ...contentRecord.columns, position: sql<number>`listed.position`.as('position') }).from(source()),
+          keyset: listedOrder,
           scope: `contents:listed:${listing.scope}:${mediaId}`,
           where: () => and(sql`${contents.mediaId} = ${sql.placeholder('owner')}`, contentRecord.filter('published')),
           prepared: { executor: db, name: `contents_listed_${listing.name}`, params: { ...listing.params, owner: mediaId }, rowsAsSelected: true },
@@ -264,8 +272,11 @@ export function createContentsRepository(pager: Paginator) {
       );
     },
 
-    /** The live contents whose live entries match `q` (any status): SQL of a derived table `(content_id, rank)`, over the placeholders `q` and `owner` (the media). */
-    searchHits: (configs: string[]): SQL =>
+    /**
+     * The live contents whose live entries match `q` (any status): SQL of a derived table `(content_id, rank)`,
+     * over the placeholders `q` and `owner` (the media), built when a statement is prepared with it.
+     */
+    searchHits: (configs: string[]) => (): SQL =>
       sql`(select ${contentLocales.contentId} as content_id, max(${searchRank(search, sql.placeholder('q'), configs)})::real as rank
         from ${contentLocales}
         where ${contentLocales.deletedAt} is null and ${searchMatch(search, sql.placeholder('q'), configs, sql.placeholder('owner'))}
@@ -281,8 +292,9 @@ export function createContentsRepository(pager: Paginator) {
     search(db: Executor, mediaId: string, query: PagingQuery, q: string, configs: string[], filters: ReaderFilters) {
       const filter = readerFilter(filters);
       const qp = sql.placeholder('q');
-      // The hits in rank order, so that the page reads contents only until it has its rows.
-      const hits = sql`(select ${contentLocales.contentId} as content_id, max(${searchRank(search, qp, configs)})::real as rank
+      // The hits in rank order, so that the page reads contents only until it has its rows. Built
+      // only to prepare the statement (once per connection), like the rest of its SQL.
+      const hits = () => sql`(select ${contentLocales.contentId} as content_id, max(${searchRank(search, qp, configs)})::real as rank
         from ${contentLocales}
         where ${contentLocales.deletedAt} is null and ${searchMatch(search, qp, configs, sql.placeholder('owner'))}
         group by ${contentLocales.contentId}
@@ -290,12 +302,11 @@ export function createContentsRepository(pager: Paginator) {
       // Each hit reads its content by primary key: a lateral subquery named like the table, so
       // that the aggregate's columns read it, fenced (limit 1) so that the planner cannot turn
       // the lookups into a scan of every content of the media.
-      const source = sql`${hits} cross join lateral (select * from ${contents} where ${contents.id} = hits.content_id limit 1) as ${sql.identifier('contents')}`;
-      const order = keyset<Row & { rank: number }>([{ expr: sql`hits.rank`, type: 'real', dir: 'desc', of: (r) => r.rank }], sql`hits.content_id`);
+      const source = () => sql`${hits()} cross join lateral (select * from ${contents} where ${contents.id} = hits.content_id limit 1) as ${sql.identifier('contents')}`;
       return pager.page(
         {
-          select: () => db.select({ ...contentRecord.columns, rank: sql<number>`hits.rank`.as('rank') }).from(source),
-          keyset: order,
+          select: () => db.select({ ...contentRecord.columns, rank: sql<number>`hits.rank`.as('rank') }).from(source()),
+          keyset: rankedOrder,
           // A cursor serves this search only: the same words, filters and media.
           scope: `contents:search:${mediaId}:${JSON.stringify([q, configs, filter.name, filter.params])}`,
           where: () =>

@@ -123,6 +123,12 @@ const SECTION_CONTENT_ORDER: Keyset<SectionContentRecord> = {
   idOf: (r) => r.contentId,
 };
 
+
+/** An issue search's order: the rank, most relevant first, then the section content's id. */
+const rankedSectionContents = keyset<SectionContentRecord & { rank: number }>(
+  [{ expr: sql`hits.rank`, type: 'real', dir: 'desc', of: (r) => r.rank }],
+  sectionContents.id,
+);
 export function createIssuesRepository(pager: Paginator) {
   const byParam = (name: string, where: SQL, value: string) => ({ name, where, params: { [name]: value } });
   return {
@@ -225,16 +231,13 @@ export function createIssuesRepository(pager: Paginator) {
      * The issue's section contents whose content matches `q` (`hits`: docs' search, a derived
      * table `(content_id, rank)`), most relevant first.
      */
-    searchIssueContents(db: Executor, mediaId: string, issueId: string, query: PagingQuery, q: string, hits: SQL, configsKey: string) {
-      const source = sql`${hits} as hits join ${sectionContents} on ${sectionContents.contentId} = hits.content_id`;
-      const order = keyset<SectionContentRecord & { rank: number }>(
-        [{ expr: sql`hits.rank`, type: 'real', dir: 'desc', of: (r) => r.rank }],
-        sectionContents.id,
-      );
+    searchIssueContents(db: Executor, mediaId: string, issueId: string, query: PagingQuery, q: string, hits: () => SQL, configsKey: string) {
+      // Built only to prepare the statement (once per connection), not per request.
+      const source = () => sql`${hits()} as hits join ${sectionContents} on ${sectionContents.contentId} = hits.content_id`;
       return pager.page(
         {
-          select: () => db.select({ ...sectionContentRecord.columns, rank: sql<number>`hits.rank`.as('rank') }).from(source),
-          keyset: order,
+          select: () => db.select({ ...sectionContentRecord.columns, rank: sql<number>`hits.rank`.as('rank') }).from(source()),
+          keyset: rankedSectionContents,
           scope: `section_contents:search:${mediaId}:${JSON.stringify([issueId, q, configsKey])}`,
           where: () =>
             sql`${sectionContents.mediaId} = ${sql.placeholder('owner')} and ${sectionContents.issueId} = ${sql.placeholder('issue')}::uuid

@@ -108,7 +108,7 @@ export function createIssuesService(deps: {
 
   /** A live section's published contents, docs' Reader page over the section's entries in position order. */
   const listSection = (ctx: RequestContext, sectionId: string, query: PagingQuery) =>
-    docs.listPublishedIn(ctx, query, { name: 'section', source: repo.sectionListing(), params: { section: sectionId }, scope: `section:${sectionId}` });
+    docs.listPublishedIn(ctx, query, { name: 'section', source: repo.sectionListing, params: { section: sectionId }, scope: `section:${sectionId}` });
 
   /** A set sent with positions, in their order (the aggregate numbers it 0..n-1). */
   const inOrder = <T extends { position: number }>(entries: T[]) => [...entries].sort((a, b) => a.position - b.position);

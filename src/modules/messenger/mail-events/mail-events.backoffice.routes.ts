@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { markDeprecated } from '../../../shared/http/deprecation.js';
+import { deprecationMarker } from '../../../shared/http/deprecation.js';
 import { route } from '../../../shared/http/route.js';
 import { messengerTags } from '../messenger.tags.js';
 import type { MailEventsService } from './mail-events.service.js';
@@ -15,6 +15,7 @@ const eventsBody = z
 
 /** POST /messenger/v2/mailprovider/events (deprecated, spec 6 and 9). */
 export const mailEventsBackofficeRoutes: FastifyPluginAsyncZod<{ mailEvents: MailEventsService; sunset: Date }> = async (app, { mailEvents, sunset }) => {
+  const markDeprecated = deprecationMarker(sunset);
   route(app, {
     method: 'POST',
     url: '/mailprovider/events',
@@ -34,7 +35,7 @@ export const mailEventsBackofficeRoutes: FastifyPluginAsyncZod<{ mailEvents: Mai
     errors: [422],
     config: { responseHeaders: ['Sunset'] },
     handler: async (ctx, { body }, reply) => {
-      markDeprecated(reply, sunset);
+      markDeprecated(reply);
       return { status: await mailEvents.receive(ctx, body) };
     },
   });
