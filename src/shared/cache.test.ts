@@ -13,6 +13,19 @@ describe('lruCache', () => {
     expect(cache.size).toBe(3);
   });
 
+  it('reads the clock (and sets the timer that forgets the reading) at most once per 100 ms, not on every get', async () => {
+    let reads = 0;
+    const cache = lruCache<string, string>({ entries: 10, ttl: 60_000, perf: { now: () => (reads++, performance.now()) } });
+    cache.set('key', 'value');
+    const before = reads;
+    for (let i = 0; i < 10; i++) {
+      expect(cache.get('key')).toBe('value');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // lru-cache's default resolution (1 ms) read it on each of these gets, 5 ms apart.
+    expect(reads - before).toBeLessThanOrEqual(2);
+  });
+
   it('forgets an entry after its ttl', () => {
     let now = 1_000;
     const cache = lruCache<string, string>({ entries: 10, ttl: 50, ttlResolution: 0, perf: { now: () => now } });

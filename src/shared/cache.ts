@@ -1,6 +1,13 @@
 import { LRUCache } from 'lru-cache';
 
 /**
+ * How precisely an entry's age is known: lru-cache reads the clock once per this many ms and
+ * sets a timer to forget the reading. Its default (1 ms) made a timer on almost every request
+ * for each cache the request read; entries may now outlive their ttl by up to 100 ms.
+ */
+const TTL_RESOLUTION_MS = 100;
+
+/**
  * An in-process LRU cache of at most `entries` entries (with a `ttl` when given) that allocates as
  * it fills. lru-cache's own `max` preallocates its arrays up front: a 100,000-entry cache cost 12 ms
  * and megabytes at every app build, before it held a single entry. Bounded by `maxSize` with each
@@ -10,7 +17,7 @@ export function lruCache<K extends NonNullable<unknown>, V extends NonNullable<u
   options: { entries: number } & Omit<LRUCache.Options<K, V, unknown>, 'max' | 'maxSize' | 'sizeCalculation'>,
 ): LRUCache<K, V> {
   const { entries, ...rest } = options;
-  return new LRUCache<K, V>({ ...rest, maxSize: entries, sizeCalculation: () => 1 });
+  return new LRUCache<K, V>({ ttlResolution: TTL_RESOLUTION_MS, ...rest, maxSize: entries, sizeCalculation: () => 1 });
 }
 
 export interface LoadingCacheOptions<K, V> {
