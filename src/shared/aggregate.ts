@@ -286,6 +286,8 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
    * The filter of an owner's page in a view (and a caller's named filter), with the owner as the
    * placeholder `owner`: made once per view and filter name.
    */
+  /** A page's select on the executor its statement is prepared on: one function for every page. */
+  const selectOn = (executor: object | undefined) => (executor as Executor).select(columns).from(root as PgTable) as never;
   const pageFilters = new Map<string, SQL>();
   const pageFilter = (view: V | undefined, extra: PageFilter | undefined): SQL => {
     const key = `${view ?? ''}:${extra?.name ?? ''}`;
@@ -431,7 +433,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
       const listing = `${view ?? 'live'}${how.orderName ? `_${how.orderName}` : ''}${filter ? `_${filter.name}` : ''}`;
       return pager.page(
         {
-          select: () => db.select(columns).from(root as PgTable) as never,
+          select: selectOn,
           keyset: order,
           // A filtered listing's cursors carry its filter's values too.
           scope: `${rootName}:${listing}:${ownerId}${filter?.params ? `:${JSON.stringify(filter.params)}` : ''}`,

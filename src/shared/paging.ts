@@ -85,8 +85,12 @@ export interface PageableSelect<Row> {
 
 /** A listing to page through: the query, its order, and what binds its cursors. */
 export interface Listing<Row> {
-  /** The select without paging, or a function making it (called only when a statement is built). */
-  select: PageableSelect<Row> | (() => PageableSelect<Row>);
+  /**
+   * The select without paging, or a function making it (called only when a statement is built,
+   * with the prepared statement's executor): a function of the executor can be made once, not per
+   * request (tsx names every function made at run time, a call each).
+   */
+  select: PageableSelect<Row> | ((executor: object | undefined) => PageableSelect<Row>);
   keyset: Keyset<Row>;
   /** The listing's name and owner (`categories:published:<media id>`): a cursor serves only here. */
   scope: string;
@@ -109,7 +113,7 @@ export interface Listing<Row> {
   };
 }
 
-const selectOf = <Row>(listing: Listing<Row>) => (typeof listing.select === 'function' ? listing.select() : listing.select);
+const selectOf = <Row>(listing: Listing<Row>) => (typeof listing.select === 'function' ? listing.select(listing.prepared?.executor) : listing.select);
 const whereOf = <Row>(listing: Listing<Row>) => (typeof listing.where === 'function' ? listing.where() : listing.where);
 
 const invalidCursor = () => new AppError(400, 'invalid_cursor', 'the cursor is malformed or belongs to another listing');

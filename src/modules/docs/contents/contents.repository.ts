@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, type Computed, type PartDefs, aggregate, part } from '../../../shared/aggregate.js';
 import { BLOCK_PART_COLUMNS, type BlockRow, blockComputed } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
-import { type Keyset, type Paginator, keyset, newestFirst } from '../../../shared/paging.js';
+import { type Keyset, type Listing, type Paginator, keyset, newestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { searchDocument, searchMatch, searchRank } from '../../../shared/search.js';
 import type { Places } from '../../../shared/workspace.js';
@@ -170,6 +170,9 @@ export interface ContentListing {
 /** A search's order: the rank, most relevant first, then the content id. */
 const rankedOrder = keyset<ContentRecord & { rank: number }>([{ expr: sql`hits.rank`, type: 'real', dir: 'desc', of: (r) => r.rank }], sql`hits.content_id`);
 
+/** A listing's filter: the media's published contents. */
+const listedWhere = () => and(sql`${contents.mediaId} = ${sql.placeholder('owner')}`, contentRecord.filter('published'));
+
 /** A listing's order: its own positions, then the content id. */
 const listedOrder = keyset<ContentRecord & { position: number }>(
   [{ expr: sql`listed.position`, type: 'integer', dir: 'asc', of: (r) => r.position }],
@@ -231,6 +234,22 @@ const blockColumns = {
 const search = { mediaId: contentLocales.mediaId, document: contentLocales.search, config: contentLocales.searchConfig, title: contentLocales.titleText };
 
 export function createContentsRepository(pager: Paginator) {
+  // A listing's select, made once per listing name (its statement is prepared under that name): its
+  // SQL is built only to prepare the statement, once per connection, and no function per request.
+  type ListedSelect = Listing<Row & { position: number }>['select'];
+  const listedSelects = new Map<string, ListedSelect>();
+  const listedSelect = (listing: ContentListing): ListedSelect => {
+    let select = listedSelects.get(listing.name);
+    if (!select) {
+      select = (executor: object | undefined) =>
+        (executor as Executor)
+          .select({ ...contentRecord.columns, position: sql<number>`listed.position`.as('position') })
+          .from(sql`(${listing.source()}) as listed cross join lateral (select * from ${contents} where ${contents.id} = listed.content_id limit 1) as ${sql.identifier('contents')}`) as never;
+      listedSelects.set(listing.name, select);
+    }
+    return select;
+  };
+
   return {
     list(db: Executor, mediaId: string, query: PagingQuery, sort: ContentSort, filters: BackofficeFilters) {
       const filter = backofficeFilter(filters);
@@ -257,15 +276,12 @@ export function createContentsRepository(pager: Paginator) {
      * page is one statement walking the listing's own index.
      */
     listPublishedIn(db: Executor, mediaId: string, query: PagingQuery, listing: ContentListing) {
-      // Its SQL is built only to prepare its statement: once per connection, not per request.
-      const source = () =>
-        sql`(${listing.source()}) as listed cross join lateral (select * from ${contents} where ${contents.id} = listed.content_id limit 1) as ${sql.identifier('contents')}`;
       return pager.page(
         {
-          select: () => db.select({ ...contentRecord.columns, position: sql<number>`listed.position`.as('position') }).from(source()),
+          select: listedSelect(listing),
           keyset: listedOrder,
           scope: `contents:listed:${listing.scope}:${mediaId}`,
-          where: () => and(sql`${contents.mediaId} = ${sql.placeholder('owner')}`, contentRecord.filter('published')),
+          where: listedWhere,
           prepared: { executor: db, name: `contents_listed_${listing.name}`, params: { ...listing.params, owner: mediaId }, rowsAsSelected: true },
         },
         query,
