@@ -79,12 +79,6 @@ export class LoadingCache<K extends NonNullable<unknown>, V extends NonNullable<
     return pending;
   }
 
-  /** Keeps a value the caller has just read or written itself. */
-  set(key: K, value: V): void {
-    this.loading.delete(key);
-    this.values.set(key, value, this.ttlOf && { ttl: this.ttlOf(value) });
-  }
-
   delete(key: K): void {
     this.values.delete(key);
     this.loading.delete(key);

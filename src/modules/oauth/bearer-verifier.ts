@@ -61,12 +61,12 @@ export function createBearerVerifier(deps: {
   /** Whether what vouched for a verified token still does: answered at once from the caches. */
   const stillTrusted = (principal: ReaderPrincipal): MaybePromise<boolean> =>
     principal.kind === 'client'
-      ? andThen(clientCache.get(principal.clientId!), Boolean)
-      : andThen(providerCache.get(principal.mediaId), (rows) => (rows ?? []).some((p) => p.id === principal.providerId));
+      ? clientIsLive(principal.clientId!)
+      : andThen(liveProviders(principal.mediaId), (rows) => rows.some((p) => p.id === principal.providerId));
 
-  const liveProviders = async (mediaId: string) => (await providerCache.get(mediaId))!;
+  const liveProviders = (mediaId: string): MaybePromise<OAuthProviderRow[]> => andThen(providerCache.get(mediaId), (rows) => rows ?? []);
 
-  const clientIsLive = async (id: string) => (await clientCache.get(id))!;
+  const clientIsLive = (id: string): MaybePromise<boolean> => andThen(clientCache.get(id), Boolean);
 
   const verifyOwn = async (mediaId: string, token: string, kid: string | undefined): Promise<ReaderPrincipal> => {
     const key = kid ? await keys.verificationKey(mediaId, kid) : undefined;
