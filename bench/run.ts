@@ -227,11 +227,18 @@ async function startProfile(scenario: string, round: number): Promise<{ stop: ()
   if (!dir) return undefined;
   const session = new inspector.Session();
   session.connect();
-  // BENCH_PROFILE_HEAP=1: allocations instead (sampled every 4 KB, garbage included), for DevTools' Memory tab.
-  const heap = process.env.BENCH_PROFILE_HEAP === '1';
+  // BENCH_PROFILE_HEAP=1: allocations instead (sampled every 4 KB, garbage included), for DevTools'
+  // Memory tab; BENCH_PROFILE_HEAP=promoted: only those no scavenge collected, what the run moved to
+  // the old generation (a request's objects there make every scavenge and full collection dearer).
+  const heapMode = process.env.BENCH_PROFILE_HEAP;
+  const heap = heapMode === '1' || heapMode === 'promoted';
   if (heap) {
     await session.post('HeapProfiler.enable');
-    await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: heapMode === '1',
+    });
   } else {
     await session.post('Profiler.enable');
     await session.post('Profiler.start');
