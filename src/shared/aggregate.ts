@@ -282,12 +282,12 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     ? newestFirst(rootColumns as unknown as { insertedAt: PgColumn; id: PgColumn })
     : undefined;
 
+  /** A page's select on the executor its statement is prepared on: one function for every page. */
+  const selectOn = (executor: object | undefined) => (executor as Executor).select(columns).from(root as PgTable) as never;
   /**
    * The filter of an owner's page in a view (and a caller's named filter), with the owner as the
    * placeholder `owner`: made once per view and filter name.
    */
-  /** A page's select on the executor its statement is prepared on: one function for every page. */
-  const selectOn = (executor: object | undefined) => (executor as Executor).select(columns).from(root as PgTable) as never;
   const pageFilters = new Map<string, SQL>();
   const pageFilter = (view: V | undefined, extra: PageFilter | undefined): SQL => {
     const key = `${view ?? ''}:${extra?.name ?? ''}`;

@@ -51,6 +51,10 @@ export const newestFirst = byInsertion('desc');
 /** Oldest first: the order of short editorial lists (topics). */
 export const oldestFirst = byInsertion('asc');
 
+/** The order of a ranked search: its `real` rank, most relevant first, then the id. */
+export const mostRelevantFirst = <Row extends { id: string; rank: number }>(rank: PgColumn | SQL, id: PgColumn | SQL): Keyset<Row> =>
+  keyset<Row>([{ expr: rank, type: 'real', dir: 'desc', of: (row) => row.rank }], id);
+
 export interface Page<Row> {
   items: Row[];
   /** Cursor for the page after this one, or null at the end. */

@@ -5,7 +5,7 @@ import { type AggregateRow, type Computed, type PageFilter, aggregate, part } fr
 import { BLOCK_PART_COLUMNS, type ImagesResolver, blockComputed } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
-import { type Keyset, type Paginator, keyset } from '../../../shared/paging.js';
+import { type Keyset, type Paginator, keyset, mostRelevantFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { rankedHits, searchDocument } from '../../../shared/search.js';
 import type { Places } from '../../../shared/workspace.js';
@@ -152,7 +152,7 @@ export function createProfilesRepository(pager: Paginator, resolveImages: Images
         mediaId: sql.placeholder('owner'),
         configs,
       });
-      found = { hits, order: keyset<Summary & { rank: number }>([{ expr: hits.rank, type: 'real', dir: 'desc', of: (r) => r.rank }], hits.id) };
+      found = { hits, order: mostRelevantFirst<Summary & { rank: number }>(hits.rank, hits.id) };
       searches.set(key, found);
     }
     return found;

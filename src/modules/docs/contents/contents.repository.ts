@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, type Computed, type PartDefs, aggregate, part } from '../../../shared/aggregate.js';
 import { BLOCK_PART_COLUMNS, type BlockRow, blockComputed } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
-import { type Keyset, type Listing, type Paginator, keyset, newestFirst } from '../../../shared/paging.js';
+import { type Keyset, type Listing, type Paginator, keyset, mostRelevantFirst, newestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { searchDocument, searchMatch, searchRank } from '../../../shared/search.js';
 import type { Places } from '../../../shared/workspace.js';
@@ -168,7 +168,7 @@ export interface ContentListing {
 }
 
 /** A search's order: the rank, most relevant first, then the content id. */
-const rankedOrder = keyset<ContentRecord & { rank: number }>([{ expr: sql`hits.rank`, type: 'real', dir: 'desc', of: (r) => r.rank }], sql`hits.content_id`);
+const rankedOrder = mostRelevantFirst<ContentRecord & { rank: number }>(sql`hits.rank`, sql`hits.content_id`);
 
 /** A listing's filter: the media's published contents. */
 const listedWhere = () => and(sql`${contents.mediaId} = ${sql.placeholder('owner')}`, contentRecord.filter('published'));

@@ -3,7 +3,7 @@ import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, type Computed, aggregate, part } from '../../../shared/aggregate.js';
 import type { ResolvedImage } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
-import { type Keyset, type Paginator, keyset } from '../../../shared/paging.js';
+import { type Keyset, type Paginator, keyset, mostRelevantFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { resolveAssetImages } from '../../docs/index.js';
 import { magazinesErrors } from '../magazines.errors.js';
@@ -123,12 +123,9 @@ const SECTION_CONTENT_ORDER: Keyset<SectionContentRecord> = {
   idOf: (r) => r.contentId,
 };
 
-
 /** An issue search's order: the rank, most relevant first, then the section content's id. */
-const rankedSectionContents = keyset<SectionContentRecord & { rank: number }>(
-  [{ expr: sql`hits.rank`, type: 'real', dir: 'desc', of: (r) => r.rank }],
-  sectionContents.id,
-);
+const rankedSectionContents = mostRelevantFirst<SectionContentRecord & { rank: number }>(sql`hits.rank`, sectionContents.id);
+
 export function createIssuesRepository(pager: Paginator) {
   const byParam = (name: string, where: SQL, value: string) => ({ name, where, params: { [name]: value } });
   return {
