@@ -17,7 +17,7 @@ export const webhookAggregate = aggregate(webhooks, {
 export const deliveryAggregate = aggregate(webhookDeliveries, {
   owner: webhookDeliveries.mediaId,
   conflict: coreErrors.webhookConflict,
-  columns: ['id', 'mediaId', 'webhookId', 'eventId', 'eventType', 'status', 'attemptCount', 'insertedAt', 'updatedAt'],
+  columns: ['id', 'mediaId', 'webhookId', 'eventId', 'eventType', 'status', 'insertedAt', 'updatedAt'],
   parts: {
     attempts: part(webhookAttempts, {
       parent: webhookAttempts.deliveryId,
