@@ -175,6 +175,7 @@ describe('every kind: routes, delete and restore, metadata, blocks, entries, tra
     const edited = await api.patch(`/community/v2/${kind}/${rec.id}`, { locales: [{ locale: 'en', summary_html: 'Hello' }] });
     expect(edited.statusCode, edited.body).toBe(200);
     const before = edited.json().data;
+    expect((await api.get(`/community/v2/${kind}/${rec.id}`)).json().data).toEqual(before);
     await api.put(`/community/v2/${kind}/${rec.id}/blocks`, { blocks: [{ key: 'news', locales: [{ locale: 'en', title: 'News' }] }] });
     expect((await api.delete(`/community/v2/${kind}/${rec.id}`)).statusCode).toBe(204);
     expectError(await api.get(`/community/v2/${kind}/${rec.id}`), 404, 'profile_not_found');
@@ -196,6 +197,20 @@ describe('every kind: routes, delete and restore, metadata, blocks, entries, tra
     // Idempotent, and 404 for unknown ids.
     expect((await api.post(`/community/v2/${kind}/${rec.id}/restore`)).statusCode).toBe(200);
     expectError(await api.post(`/community/v2/${kind}/${randomUUID()}/restore`), 404, 'profile_not_found');
+  });
+
+  it.each(KINDS)('%s: switches to another profile type of its kind, and to none of another kind or media', async (kind) => {
+    const rec = await createProfile(api, f, kind);
+    const type = await createProfileType(api, kind);
+    const switched = await api.post(`/community/v2/${kind}/${rec.id}/profile-type/switch`, { profile_type_id: type.id });
+    expect(switched.statusCode, switched.body).toBe(200);
+    const data = switched.json().data;
+    expect(data.profile).toEqual({ ...(rec.profile as object), profile_type_id: type.id });
+    expect({ ...data, profile: null, updated_at: null }).toEqual({ ...rec, profile: null, updated_at: null });
+    expect((await api.get(`/community/v2/${kind}/${rec.id}`)).json().data).toEqual(data);
+    const otherKind = KINDS.find((k) => k !== kind)!;
+    expectError(await api.post(`/community/v2/${kind}/${rec.id}/profile-type/switch`, { profile_type_id: f.types[otherKind] }), 400, 'invalid_profile_type');
+    expectError(await client(ctx.app, other.keys.editor).post(`/community/v2/${kind}/${rec.id}/profile-type/switch`, { profile_type_id: type.id }), 404, 'profile_not_found');
   });
 
   it.each(KINDS)('%s: metadata, blocks and block entries (spec 2.14)', async (kind) => {

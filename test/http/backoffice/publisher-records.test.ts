@@ -266,3 +266,77 @@ describe('topics: update, delete, restore', () => {
     expectError(await foreignEditor.patch(`/publisher/v2/topics/${other2.id}`, { name: 'Mine' }), 404, 'topic_not_found');
   });
 });
+
+describe('every publisher record: by id, update, delete and restore', () => {
+  // Each collection's smallest valid body, and an update of one of its own fields.
+  const RECORDS: Array<{ path: string; notFound: string; body: () => Promise<Record<string, unknown>>; update: Record<string, unknown> }> = [
+    {
+      path: 'announcements',
+      notFound: 'announcement_not_found',
+      body: async () => ({ link_url: 'https://example.com/a', locales: [{ locale: 'en', title: 'Hello' }] }),
+      update: { link_url: 'https://example.com/b' },
+    },
+    {
+      path: 'releases',
+      notFound: 'release_not_found',
+      body: async () => ({ project_id: (await createProfile(editor, community, 'projects')).id, released_on: '2026-03-15', locales: [{ locale: 'en', title: 'Record' }] }),
+      update: { released_on: '2026-04-01' },
+    },
+    {
+      path: 'distributions',
+      notFound: 'distribution_not_found',
+      body: async () => ({
+        organization_id: (await createProfile(editor, community, 'organizations')).id,
+        project_id: (await createProfile(editor, community, 'projects')).id,
+        locales: [{ locale: 'en', title: 'Credits' }],
+      }),
+      update: { locales: [{ locale: 'en', title: 'Full credits' }] },
+    },
+    {
+      path: 'media-blocks',
+      notFound: 'media_block_not_found',
+      body: async () => ({ key: `b-${short()}`, locales: [{ locale: 'en', content_html: '<p>Hi</p>' }] }),
+      update: { locales: [{ locale: 'en', content_html: '<p>Hello</p>' }] },
+    },
+    {
+      path: 'rss-feeds',
+      notFound: 'rss_feed_not_found',
+      body: async () => ({ key: `f-${short()}`, locales: [{ locale: 'en', title: 'Feed' }] }),
+      update: { limit: 5 },
+    },
+  ];
+
+  it.each(RECORDS)('$path: read back by id, updated, deleted (404, gone from the list), restored as it was', async ({ path, notFound, body, update }) => {
+    const rec = await created(await editor.post(`/publisher/v2/${path}`, await body()));
+    expect(rec).toMatchObject({ id: expect.stringMatching(UUID), inserted_at: expect.stringMatching(ISO_MS), deleted_at: null });
+    expect((await editor.get(`/publisher/v2/${path}/${rec.id}`)).json().data).toEqual(rec);
+
+    const patched = await editor.patch(`/publisher/v2/${path}/${rec.id}`, update);
+    expect(patched.statusCode, patched.body).toBe(200);
+    const updated = patched.json().data;
+    expect(updated).toMatchObject({ id: rec.id, inserted_at: rec.inserted_at, deleted_at: null });
+    expect(updated).not.toEqual(rec);
+    expect((await editor.get(`/publisher/v2/${path}/${rec.id}`)).json().data).toEqual(updated);
+
+    expect((await editor.delete(`/publisher/v2/${path}/${rec.id}`)).statusCode).toBe(204);
+    expectError(await editor.get(`/publisher/v2/${path}/${rec.id}`), 404, notFound);
+    expect((await editor.get(`/publisher/v2/${path}?limit=100`)).json().data.map((x: { id: string }) => x.id)).not.toContain(rec.id);
+    expectError(await foreignEditor.post(`/publisher/v2/${path}/${rec.id}/restore`), 404, notFound);
+
+    const restored = await editor.post(`/publisher/v2/${path}/${rec.id}/restore`);
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect({ ...restored.json().data, updated_at: null }).toEqual({ ...updated, updated_at: null });
+    expect((await editor.get(`/publisher/v2/${path}/${rec.id}`)).json().data).toEqual(restored.json().data);
+  });
+
+  it('publications (no update): deleted, then restored as they were', async () => {
+    const content = await createContent(editor, await docsFixture(editor, media.workspaceId));
+    const p = await created(await editor.post('/publisher/v2/publications', { content_id: content.id, channel: 'web', published_at: '2026-11-22T10:00:00Z' }));
+    expect((await editor.delete(`/publisher/v2/publications/${p.id}`)).statusCode).toBe(204);
+    expectError(await foreignEditor.post(`/publisher/v2/publications/${p.id}/restore`), 404, 'publication_not_found');
+    const restored = await editor.post(`/publisher/v2/publications/${p.id}/restore`);
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect({ ...restored.json().data, updated_at: null }).toEqual({ ...p, updated_at: null });
+    expect((await editor.get(`/publisher/v2/publications/${p.id}`)).json().data).toEqual(restored.json().data);
+  });
+});
