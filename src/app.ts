@@ -81,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(serializerCompiler({ verify: config.env === 'test' }));
 
   // JSON (and, where a route opts in, forms) only: anything else is a 415.
   app.removeContentTypeParser('text/plain');
