@@ -53,7 +53,7 @@ export function forSerializer(node: unknown): unknown {
  * fast-json-stringify had written every response: a third of zod's cost, but it builds the body by
  * concatenation, a rope of small strings that the ETag's hash and the socket then flatten. Sampled
  * in `npm run bench`, a Reader page of 20 allocated 114 KB a request with it and 99 KB without
- * (the floor, 72 KB), the Backoffice list's first page 133 and 111 KB (floor 93): fewer scavenges,
+ * (the floor, 72 KB), the Backoffice list's first page 132 and 111 KB (floor 93): fewer scavenges,
  * less garbage-collection work on and off the main thread.
  *
  * A route's checking serializer is compiled when the route first answers with that status, not
