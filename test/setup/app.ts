@@ -9,6 +9,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { UUID } from './expect.js';
 import { type Client, createCategory } from './factories.js';
 import { cloneNamePrefix, onConnection, withDatabase } from './global-setup.js';
+import { recordServed } from './served.js';
 
 export interface TestDatabase {
   database: Database;
@@ -131,6 +132,7 @@ export async function createTestApp(
 ): Promise<TestContext> {
   const { database, drop } = await pooledTestDatabase();
   const app = await buildApp({ config: testConfig(overrides), database, ...extra });
+  recordServed(app, inject('servedAnswers'));
   await app.ready();
   return {
     app,

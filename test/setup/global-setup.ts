@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDatabase, pgliteExtensions } from '../../src/db/client.js';
 import { migrate, migrationsFolder } from '../../src/db/migrate.js';
+import { unservedAnswers } from './served.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +20,8 @@ declare module 'vitest' {
      * it (`migratedDataDir`) instead of paying initdb and the migrations (about 10 s of CPU a start).
      */
     pgliteDataDir: string;
+    /** The directory where test apps note the JSON success answers they made (`test/setup/served.ts`). */
+    servedAnswers: string;
   }
 }
 
@@ -30,11 +33,16 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   const dir = await mkdtemp(join(tmpdir(), 'mps-pglite-template-'));
-  const removeDir = () => rm(dir, { recursive: true, force: true });
+  const servedDir = join(dir, 'served');
+  project.provide('servedAnswers', servedDir);
+  const teardown = async () => {
+    checkServed(project, servedDir);
+    await rm(dir, { recursive: true, force: true });
+  };
   if (!url) {
     project.provide('templateDatabase', null);
     project.provide('pgliteTemplate', await setupPgliteTemplate(project, dir));
-    return removeDir;
+    return teardown;
   }
   project.provide('pgliteTemplate', null);
   const template = `mps_template_${process.pid}`;
@@ -56,8 +64,26 @@ export default async function setup(project: TestProject) {
     await dropClones(admin, template);
     await admin.query(`drop database if exists ${template} with (force)`);
     await admin.end();
-    await removeDir();
+    await teardown();
   };
+}
+
+/**
+ * After a whole run (no file or test name filter, no shard, not watching): every JSON success
+ * answer the OpenAPI document declares was made by a test, or the run fails naming those that were not.
+ */
+function checkServed(project: TestProject, dir: string): void {
+  const { vitest } = project;
+  const { config } = vitest;
+  // The file filters of the command line (`vitest run test/http`): not in Vitest's typed API.
+  const fileFilters = (vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
+  if (fileFilters?.length || config.testNamePattern || config.shard || config.changed || config.related?.length || config.watch) return;
+  const missing = unservedAnswers(dir, join(process.cwd(), 'clients/typescript/openapi.json'));
+  if (missing.length === 0) return;
+  console.error(
+    `${missing.length} JSON success answers of the OpenAPI document were made by no test, so no test checked their bodies against their schemas (test/setup/served.ts):\n  ${missing.join('\n  ')}`,
+  );
+  process.exitCode = 1;
 }
 
 /**
