@@ -19,6 +19,8 @@ export interface LoadScenario {
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** How long the measured run lasted, in seconds (10 ms steps). */
+  seconds: number;
   p50Ms: number;
   p99Ms: number;
   total: number;
@@ -52,6 +54,7 @@ async function run(s: LoadScenario): Promise<LoadResult> {
   const result = (await autocannon(options)) as autocannon.Result & { warmup?: autocannon.Result };
   return {
     requestsPerSecond: result.requests.average,
+    seconds: result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     total: result.requests.total,

@@ -29,7 +29,7 @@ import { MAGAZINES_SCENARIOS, prepareMagazinesBench } from './magazines.js';
 import { PUBLISHER_SCENARIOS, preparePublisherBench } from './publisher.js';
 import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
-import { type MeasuredRow, cpuRatio } from './rows.js';
+import { type MeasuredRow, cpuRatio, median } from './rows.js';
 import type { LoadReply, LoadResult, LoadScenario } from './load.js';
 import { runMessengerBench } from './messenger.js';
 import { measureStartup, printStartup } from './startup.js';
@@ -219,10 +219,10 @@ const rssMb = () => mb(process.memoryUsage().rss);
 
 /**
  * BENCH_PROFILE=<dir>: a CPU profile of each measured run (not its warm-up, the seeding or the
- * start-up), one file per scenario and round (`<scenario>.round<n>.cpuprofile`, for Chrome's
+ * start-up), one file per scenario, round and turn (`<scenario>.round<n>.<turn>.cpuprofile`, for Chrome's
  * DevTools or speedscope). The profiler costs CPU itself: figures of a profiled run are not the bench's.
  */
-async function startProfile(scenario: string, round: number): Promise<{ stop: () => Promise<void> } | undefined> {
+async function startProfile(scenario: string, round: string): Promise<{ stop: () => Promise<void> } | undefined> {
   const dir = process.env.BENCH_PROFILE;
   if (!dir) return undefined;
   const session = new inspector.Session();
@@ -275,6 +275,80 @@ function mainThreadCpuUs(): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Seconds of one turn of a scenario when it takes turns with its floor (BENCH_SLICE_S). */
+const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 0.75);
+
+interface PlanStep {
+  name: string;
+  floor?: string;
+  versus?: string;
+  scenario: LoadScenario;
+}
+
+/** The plan as groups measured in turns: each floor with the scenarios measured against it; any other scenario alone. */
+function floorGroups<S extends { name: string; floor?: string }>(plan: S[]): S[][] {
+  const floors = new Set(plan.flatMap((s) => (s.floor ? [s.floor] : [])));
+  return plan
+    .filter((s) => !s.floor || !plan.some((f) => f.name === s.floor))
+    .map((head) => (floors.has(head.name) ? [head, ...plan.filter((s) => s.floor === head.name)] : [head]));
+}
+
+interface Measured {
+  result: LoadResult;
+  /** CPU of this process over the scenario's turns, and of its main thread (where Linux tells it). */
+  cpuUs: number;
+  mainUs: number | undefined;
+}
+
+/**
+ * Runs a group's scenarios in turns of SLICE_S seconds, the order reversed every other turn
+ * (A B, B A, A B, ...), until each has run DURATION_S; each one's figures are summed over its
+ * turns (latencies: the median turn's).
+ */
+async function measureInTurns(loader: ChildProcess, group: PlanStep[], round: number): Promise<Map<string, Measured>> {
+  const turns = Math.max(1, Math.round(DURATION_S / SLICE_S));
+  const slices = new Map<string, Array<{ result: LoadResult; cpuUs: number; mainUs: number | undefined }>>(group.map((s) => [s.name, []]));
+  for (let turn = 0; turn < turns; turn++) {
+    for (const step of turn % 2 === 0 ? group : [...group].reverse()) {
+      const profile = await startProfile(step.name, `${round}.${turn + 1}`);
+      const mainBefore = mainThreadCpuUs();
+      const cpuBefore = process.cpuUsage();
+      const result = await runLoad(loader, { ...step.scenario, durationSeconds: DURATION_S / turns, warmupSeconds: 0 });
+      const cpu = process.cpuUsage(cpuBefore);
+      const mainAfter = mainThreadCpuUs();
+      await profile?.stop();
+      slices.get(step.name)!.push({
+        result,
+        cpuUs: cpu.user + cpu.system,
+        mainUs: mainBefore !== undefined && mainAfter !== undefined ? mainAfter - mainBefore : undefined,
+      });
+    }
+  }
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  return new Map(
+    [...slices].map(([name, runs]) => {
+      const results = runs.map((r) => r.result);
+      const total = sum(results.map((r) => r.total));
+      const seconds = sum(results.map((r) => r.seconds));
+      const mains = runs.map((r) => r.mainUs);
+      const result: LoadResult = {
+        requestsPerSecond: total / Math.max(seconds, 0.01),
+        seconds,
+        p50Ms: median(results.map((r) => r.p50Ms)),
+        p99Ms: median(results.map((r) => r.p99Ms)),
+        total,
+        warmupTotal: 0,
+        non2xx: sum(results.map((r) => r.non2xx)),
+        notModified: sum(results.map((r) => r.notModified)),
+        errors: sum(results.map((r) => r.errors)),
+        timeouts: sum(results.map((r) => r.timeouts)),
+      };
+      const mainUs = mains.every((m) => m !== undefined) ? sum(mains as number[]) : undefined;
+      return [name, { result, cpuUs: sum(runs.map((r) => r.cpuUs)), mainUs }];
+    }),
+  );
 }
 
 async function main() {
@@ -422,7 +496,8 @@ async function main() {
   console.log(`Seeded ${fmt(CATEGORIES)} categories x 2 locales in ${fmt(seedSeconds, 1)} s`);
   console.log(
     `Node ${process.version}, ${cpus().length} CPUs; autocannon in a child process, ${CONNECTIONS} connections, ` +
-      `${ROUNDS} rounds of ${WARMUP_S} s warm-up + ${DURATION_S} s per scenario (each row its median round by CPU); deep page = ${fmt(DEEP_ROWS)} rows in\n`,
+      `${ROUNDS} rounds of ${WARMUP_S} s warm-up + ${DURATION_S} s per scenario, in turns of ${fmt(DURATION_S / Math.max(1, Math.round(DURATION_S / SLICE_S)), 2)} s with its floor ` +
+        `(each row its median round by CPU); deep page = ${fmt(DEEP_ROWS)} rows in\n`,
   );
 
   const base = { connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S };
@@ -439,7 +514,7 @@ async function main() {
       { locale: 'fr', name: 'Catégorie de banc', description: null },
     ],
   });
-  const plan: Array<{ name: string; floor?: string; versus?: string; scenario: LoadScenario }> = [
+  const plan: PlanStep[] = [
     { name: 'floor: list first page', scenario: get(floorUrl, ['/list']) },
     { name: 'list first page', floor: 'floor: list first page', scenario: get(appUrl, ['/core/v2/categories?limit=20'], auth) },
     { name: 'floor: reader list', scenario: get(floorUrl, ['/reader']) },
@@ -480,35 +555,38 @@ async function main() {
   for (const step of plan) await runLoad(loader, { ...step.scenario, durationSeconds: 1, warmupSeconds: 0 });
   process.stdout.write(' done\n');
 
-  // Rounds: the whole plan runs ROUNDS times, so that a scenario and its floor are measured close
-  // in time in every round, and each row keeps its median round by CPU per request. One run on
-  // this shared 2-core machine swings by a third; the median of interleaved rounds much less, and
-  // a ratio to the floor is the median of each round's own pair (rows.ts `cpuRatio`).
+  // Rounds: the whole plan runs ROUNDS times, and each row keeps its median round by CPU per
+  // request. Within a round a floor and the scenarios measured against it take turns in slices of
+  // SLICE_S seconds (A B B A A B B A ...) until each has had DURATION_S: this 2-core VM's speed
+  // drifts by a third within a minute (the same floor measured 980 and 1,980 µs within an hour),
+  // and runs of 3 s one after the other paired a fast stretch of one with a slow one of the other.
+  // A ratio to the floor is the median of each round's own pair (rows.ts `cpuRatio`).
   const rounds = new Map<string, Row[]>();
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const step of plan) {
-      process.stdout.write(`round ${round}/${ROUNDS}: running ${step.name} ...`);
-      // Its own warm-up, then the measured run: CPU is counted over the measured run only.
-      await runLoad(loader, { ...step.scenario, durationSeconds: WARMUP_S, warmupSeconds: 0 });
-      const profile = await startProfile(step.name, round);
-      const mainBefore = mainThreadCpuUs();
-      const cpuBefore = process.cpuUsage();
-      const result = await runLoad(loader, { ...step.scenario, warmupSeconds: 0 });
-      const cpu = process.cpuUsage(cpuBefore);
-      const mainAfter = mainThreadCpuUs();
-      await profile?.stop();
-      const cpuUsPerRequest = (cpu.user + cpu.system) / Math.max(result.total, 1);
-      const offMain = mainBefore !== undefined && mainAfter !== undefined ? cpuUsPerRequest - (mainAfter - mainBefore) / Math.max(result.total, 1) : undefined;
-      process.stdout.write(` ${fmt(result.requestsPerSecond)} req/s, ${fmt(cpuUsPerRequest)} us/req${offMain === undefined ? '' : ` (${fmt(offMain)} off the main thread)`}\n`);
-      const row: Row = {
-        name: step.name,
-        result,
-        cpuUsPerRequest,
-        roundsCpu: [],
-        ...(step.floor && { floor: step.floor }),
-        ...(step.versus && { versus: step.versus }),
-      };
-      rounds.set(step.name, [...(rounds.get(step.name) ?? []), row]);
+    for (const group of floorGroups(plan)) {
+      for (const step of group) {
+        process.stdout.write(`round ${round}/${ROUNDS}: warming up ${step.name}\n`);
+        await runLoad(loader, { ...step.scenario, durationSeconds: WARMUP_S, warmupSeconds: 0 });
+      }
+      const measured = await measureInTurns(loader, group, round);
+      for (const step of group) {
+        const { result, cpuUs, mainUs } = measured.get(step.name)!;
+        const cpuUsPerRequest = cpuUs / Math.max(result.total, 1);
+        const offMain = mainUs === undefined ? undefined : cpuUsPerRequest - mainUs / Math.max(result.total, 1);
+        console.log(
+          `round ${round}/${ROUNDS}: ${step.name}: ${fmt(result.requestsPerSecond)} req/s, ${fmt(cpuUsPerRequest)} us/req` +
+            `${offMain === undefined ? '' : ` (${fmt(offMain)} off the main thread)`}`,
+        );
+        const row: Row = {
+          name: step.name,
+          result,
+          cpuUsPerRequest,
+          roundsCpu: [],
+          ...(step.floor && { floor: step.floor }),
+          ...(step.versus && { versus: step.versus }),
+        };
+        rounds.set(step.name, [...(rounds.get(step.name) ?? []), row]);
+      }
     }
   }
   // Each row keeps every round's CPU, in round order, for the paired ratios against its floor (rows.ts).
