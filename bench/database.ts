@@ -11,6 +11,8 @@ export interface BenchDatabase {
   database: Database;
   /** A short description for the report, without credentials. */
   label: string;
+  /** The database's URL (PostgreSQL), for a service process of its own on the same data; undefined on PGlite (in this process's memory). */
+  url?: string;
   query: RawQuery;
   /** The object whose `query` method Drizzle calls, so its SQL can be captured. */
   driver: object;
@@ -84,6 +86,7 @@ export async function openBenchDatabase(databaseUrl: string | undefined): Promis
   return {
     database,
     label: `PostgreSQL ${url.hostname}:${url.port || 5432}/${name} (pool ${pool.options.max})`,
+    url: withDatabase(databaseUrl, name),
     query: async (text, values, name) =>
       (await pool.query<Record<string, unknown>>({ text, values: values ?? [], ...(name && { name }) })).rows,
     driver: pool,

@@ -44,7 +44,8 @@ export const freePort = () =>
     });
   });
 
-const stopGroup = async (child: ChildProcess) => {
+/** SIGTERM to the child's process group, SIGKILL after 15 s; resolves once it has exited. */
+export const stopGroup = async (child: ChildProcess) => {
   const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
   try {
     process.kill(-child.pid!, 'SIGTERM');

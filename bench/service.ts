@@ -1,0 +1,108 @@
+/**
+ * The service's memory: the server started as a process of its own on the bench's PostgreSQL
+ * database, as the image runs it (`node dist/main.js`, when `npm run build` has made dist/) and
+ * as `npm start` runs it (the sources through tsx, which holds every module's transpiled code and
+ * source map besides), put under the category scenarios, its resident set read from /proc. The bench process
+ * itself also holds tsx, the load scenarios' seeding, every floor and the harness: its RSS says
+ * little about the service's.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoadResult, LoadScenario } from './load.js';
+import { freePort, stopGroup } from './startup.js';
+
+/** Issue 2: the service's RSS under the bench's load stays under 250 MB. */
+export const TARGET_RSS_MB = 250;
+const READY_WITHIN_MS = 60_000;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface ServiceMemory {
+  command: string;
+  /** Resident set after start-up, at the end of the load, and its peak (VmHWM), in MB. */
+  startedMb: number;
+  endMb: number;
+  peakMb: number;
+  /** Per scenario: requests answered, and how many were not 2xx or failed. */
+  runs: Array<{ name: string; result: LoadResult }>;
+}
+
+/** VmRSS and VmHWM of a process, in MB (Linux). */
+function residentMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** The service's commands to measure: the image's (if built) and `npm start`'s. */
+export const serviceCommands = (): string[][] => [
+  ...(existsSync(join(ROOT, 'dist/main.js')) ? [['dist/main.js']] : []),
+  ['--import', 'tsx', 'src/main.ts'],
+];
+
+export async function measureServiceMemory(options: {
+  /** Node's arguments: `serviceCommands()`'s. */
+  args: string[];
+  databaseUrl: string;
+  /** The scenarios to run against the service: their paths and headers, with the service's URL put in. */
+  scenarios: Array<{ name: string; scenario: LoadScenario }>;
+  run: (scenario: LoadScenario) => Promise<LoadResult>;
+  /** Registers the process for the bench's clean-up (its time cap, Ctrl-C). */
+  onStart: (stop: () => Promise<void>) => void;
+}): Promise<ServiceMemory> {
+  const port = await freePort();
+  const { args } = options;
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: String(port),
+      DATABASE_URL: options.databaseUrl,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_BACKOFFICE: '10000000',
+      RATE_LIMIT_READER: '10000000',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  let stopped: Promise<void> | undefined;
+  const stop = () => (stopped ??= stopGroup(child).then(() => undefined));
+  options.onStart(stop);
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-2000)));
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    for (const started = Date.now(); ; ) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${stderr}`);
+      if (Date.now() - started > READY_WITHIN_MS) throw new Error(`the service was not ready within ${READY_WITHIN_MS / 1000} s:\n${stderr}`);
+      if (await fetch(`${url}/ready`).then((r) => r.ok, () => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const startedMb = residentMb(child.pid!).rss;
+    const runs: ServiceMemory['runs'] = [];
+    for (const { name, scenario } of options.scenarios) {
+      runs.push({ name, result: await options.run({ ...scenario, url }) });
+    }
+    const { rss, peak } = residentMb(child.pid!);
+    return { command: `node ${args.join(' ')}`, startedMb, endMb: rss, peakMb: peak, runs };
+  } finally {
+    await stop();
+  }
+}
+
+export function printServiceMemory(m: ServiceMemory): void {
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const requests = m.runs.reduce((sum, r) => sum + r.result.total, 0);
+  const failed = m.runs.reduce((sum, r) => sum + r.result.non2xx + r.result.errors + r.result.timeouts, 0);
+  console.log(`\nThe service's memory (\`${m.command}\`, a process of its own on the bench's database, ${fmt(requests)} requests of ${m.runs.map((r) => r.name).join(', ')})`);
+  if (m.command.includes('dist/')) console.log('  (dist/ as `npm run build` last made it: a build older than the sources measures older code)');
+  console.log(`  RSS after start-up ${fmt(m.startedMb)} MB, after the load ${fmt(m.endMb)} MB, peak ${fmt(m.peakMb)} MB`);
+  const clean = failed === 0;
+  console.log(
+    `  ${clean && m.endMb < TARGET_RSS_MB ? 'PASS' : 'FAIL'}  \`${m.command}\`'s RSS after the load: ${fmt(m.endMb)} MB (target < ${TARGET_RSS_MB} MB)` +
+      `${clean ? '' : ` (${fmt(failed)} requests failed: figures not valid)`}`,
+  );
+}
