@@ -10,7 +10,7 @@ import { systemContext } from '../src/shared/http/route.js';
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
 import type { LoadScenario } from './load.js';
-import { type MeasuredRow, cpuRatio } from './rows.js';
+import { type MeasuredRow, cpuRatio, expectSameJson } from './rows.js';
 
 export const CONTENTS = 50_000;
 /** Rows skipped before the deep page: 500 pages of 20. */
@@ -334,11 +334,7 @@ export async function prepareContentsBench(options: {
     const fromFloor = (await (await fetch(floorUrl + floorPath)).json()) as { data: unknown; assocs?: unknown };
     const fromApp = await get<{ data: unknown; assocs?: unknown }>(appPath);
     for (const part of ['data', 'assocs'] as const) {
-      if (JSON.stringify(fromFloor[part]) !== JSON.stringify(fromApp[part])) {
-        throw new Error(
-          `the contents floor's ${floorPath} does not answer the app's ${part} for ${appPath}:\n${JSON.stringify(fromFloor[part]).slice(0, 600)}\n${JSON.stringify(fromApp[part]).slice(0, 600)}`,
-        );
-      }
+      expectSameJson(`the contents floor's ${floorPath} does not answer the app's ${part} for ${appPath}`, fromFloor[part], fromApp[part]);
     }
   }
   const found = await get<ListBody>(`/api/media/v1/contents/search?q=${COMMON_WORD}&limit=20`);

@@ -14,7 +14,7 @@ import { categorySummary, readerContent, seedContents, templateSummary } from '.
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
 import type { LoadScenario } from './load.js';
-import { type MeasuredRow, cpuRatio } from './rows.js';
+import { type MeasuredRow, cpuRatio, expectSameJson } from './rows.js';
 
 const SECTIONS = 20;
 const PER_SECTION = 50;
@@ -166,9 +166,7 @@ export async function prepareMagazinesBench(options: {
       const fromApp = (await res.json()) as { data: unknown[]; assocs: unknown };
       if (fromApp.data.length !== PAGE) throw new Error(`${appPath} served ${fromApp.data.length} contents, not ${PAGE}`);
       for (const part of ['data', 'assocs'] as const) {
-        if (JSON.stringify(fromFloor[part]) !== JSON.stringify(fromApp[part])) {
-          throw new Error(`the magazines floor's ${floorPath} does not answer the app's ${part}:\n${JSON.stringify(fromFloor[part]).slice(0, 600)}\n${JSON.stringify(fromApp[part]).slice(0, 600)}`);
-        }
+        expectSameJson(`the magazines floor's ${floorPath} does not answer the app's ${part}`, fromFloor[part], fromApp[part]);
       }
     }
   }

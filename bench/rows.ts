@@ -21,3 +21,17 @@ export const median = (values: number[]): number => [...values].sort((a, b) => a
  */
 export const cpuRatio = (row: MeasuredRow, floor: MeasuredRow): number =>
   median(row.roundsCpu.map((cpu, i) => cpu / Math.max(floor.roundsCpu[i] ?? floor.cpuUsPerRequest, 1)));
+
+/**
+ * Throws unless the floor answers the app's JSON to the letter (same fields in the same order),
+ * showing both from a little before the first character where they part.
+ */
+export function expectSameJson(what: string, floor: unknown, app: unknown): void {
+  const [f, a] = [JSON.stringify(floor) ?? 'undefined', JSON.stringify(app) ?? 'undefined'];
+  if (f === a) return;
+  let at = 0;
+  while (at < f.length && f[at] === a[at]) at++;
+  const from = Math.max(0, at - 150);
+  const around = (s: string) => `${from > 0 ? '…' : ''}${s.slice(from, at + 250)}`;
+  throw new Error(`${what}, from character ${at}:\nfloor: ${around(f)}\napp:   ${around(a)}`);
+}

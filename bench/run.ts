@@ -29,7 +29,7 @@ import { MAGAZINES_SCENARIOS, prepareMagazinesBench } from './magazines.js';
 import { PUBLISHER_SCENARIOS, preparePublisherBench } from './publisher.js';
 import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
-import { type MeasuredRow, cpuRatio, median } from './rows.js';
+import { type MeasuredRow, cpuRatio, expectSameJson, median } from './rows.js';
 import type { LoadReply, LoadResult, LoadScenario } from './load.js';
 import { runMessengerBench } from './messenger.js';
 import { type ServiceMemory, measureServiceMemory, printServiceMemory, serviceCommands } from './service.js';
@@ -442,11 +442,7 @@ async function main() {
   ] as const) {
     const fromFloor = await getJson<{ data: unknown }>(floorUrl + floorPath, {});
     const fromApp = await getJson<{ data: unknown }>(appUrl + appPath, headers);
-    if (JSON.stringify(fromFloor.data) !== JSON.stringify(fromApp.data)) {
-      throw new Error(
-        `the floor's ${floorPath} does not answer the app's data for ${appPath}:\n${JSON.stringify(fromFloor.data).slice(0, 400)}\n${JSON.stringify(fromApp.data).slice(0, 400)}`,
-      );
-    }
+    expectSameJson(`the floor's ${floorPath} does not answer the app's data for ${appPath}`, fromFloor.data, fromApp.data);
   }
 
   const assets = await prepareAssetsBench({ app, mediaId: media.id, appUrl, storageDir, host: HOST });
