@@ -15,9 +15,22 @@ describe('the response serializer', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('writes JSON.stringify of the body, in the order the mapper built it, with or without verifying', () => {
-    const body = { note: null, id: 'a', tags: [{ name: 'x' }], count: 2 };
-    expect(compile(false)(body)).toBe('{"note":null,"id":"a","tags":[{"name":"x"}],"count":2}');
-    expect(compile(true)(body)).toBe('{"note":null,"id":"a","tags":[{"name":"x"}],"count":2}');
+    const body = { id: 'a', count: 2, note: null, tags: [{ name: 'x' }] };
+    expect(compile(false)(body)).toBe('{"id":"a","count":2,"note":null,"tags":[{"name":"x"}]}');
+    expect(compile(true)(body)).toBe('{"id":"a","count":2,"note":null,"tags":[{"name":"x"}]}');
+    // Without verifying, production writes the order it was given.
+    expect(compile(false)({ note: null, id: 'a', tags: [], count: 2 })).toBe('{"note":null,"id":"a","tags":[],"count":2}');
+  });
+
+  it('when verifying, refuses fields written in another order than the schema declares, at any depth', () => {
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const serialize = compile(true);
+    expect(() => serialize({ note: null, id: 'a', tags: [], count: 2 })).toThrow(
+      'at (the body): fields written as {note, id, tags, count}, declared as {id, count, note, tags}',
+    );
+    const tags = z.object({ tags: z.array(z.object({ name: z.string(), rank: z.int() })) });
+    const nested = serializerCompiler({ verify: true })({ schema: tags, method: 'GET', url: '/t', httpStatus: '200' });
+    expect(() => nested({ tags: [{ name: 'x', rank: 1 }, { rank: 2, name: 'y' }] })).toThrow('at .tags.1: fields written as {rank, name}, declared as {name, rank}');
   });
 
   it('when verifying (tests), refuses a field the schema does not declare, at any depth, naming the route and the place', () => {

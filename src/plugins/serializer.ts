@@ -46,8 +46,8 @@ export function forSerializer(node: unknown): unknown {
  * schemas at compile time by the type provider; what a type cannot see (a field too many, a
  * number held as a string) the tests see: with `verify` (NODE_ENV=test), every response is also
  * written by fast-json-stringify from the route's zod response schema, which writes only declared
- * fields with their declared types, and a body that differs from it fails the request, naming
- * the route and the first difference. So every response the suite makes is what the schema
+ * fields with their declared types in their declared order, and a body that differs from it (order
+ * included) fails the request, naming the route and the first difference. So every response the suite makes is what the schema
  * allows, and production pays none of it.
  *
  * fast-json-stringify had written every response: a third of zod's cost, but it builds the body by
@@ -68,20 +68,19 @@ export function serializerCompiler(options: { verify: boolean }): FastifySeriali
       const written = JSON.stringify(data);
       const expected = (declared ??= compileSerializer(schema))(data);
       if (written !== expected) {
-        const difference = firstDifference(JSON.parse(written) as unknown, JSON.parse(expected) as unknown, '');
-        if (difference !== undefined) {
-          const message = `${method} ${url} ${httpStatus}: the body is not what its response schema writes, at ${difference}`;
-          // Tests run with logging off: said on stderr too, or the test would show only a 500.
-          process.stderr.write(`${message}\n`);
-          throw new Error(message);
-        }
+        const [w, d] = [JSON.parse(written) as unknown, JSON.parse(expected) as unknown];
+        const difference = firstDifference(w, d, '') ?? firstOrderDifference(w, d, '') ?? '(the body): the same fields and values, written differently';
+        const message = `${method} ${url} ${httpStatus}: the body is not what its response schema writes, at ${difference}`;
+        // Tests run with logging off: said on stderr too, or the test would show only a 500.
+        process.stderr.write(`${message}\n`);
+        throw new Error(message);
       }
       return written;
     };
   };
 }
 
-/** The path of the first place where `written` and `declared` differ (key order aside), or undefined. */
+/** The path of the first place where `written` and `declared` differ (field order aside: `firstOrderDifference`), or undefined. */
 function firstDifference(written: unknown, declared: unknown, path: string): string | undefined {
   if (written === declared) return undefined;
   if (typeof written !== 'object' || typeof declared !== 'object' || written === null || declared === null) {
@@ -93,6 +92,32 @@ function firstDifference(written: unknown, declared: unknown, path: string): str
     if (!(key in declared)) return `${path}.${key}: not declared`;
     if (!(key in written)) return `${path}.${key}: declared, not written`;
     const inner = firstDifference((written as Record<string, unknown>)[key], (declared as Record<string, unknown>)[key], `${path}.${key}`);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/**
+ * The path of the first object whose fields are written in another order than its schema declares
+ * them, or undefined. Order means nothing to JSON, but it is what clients and people reading the
+ * answers see: the OpenAPI document's order, as fast-json-stringify wrote every answer before
+ * `JSON.stringify` did. Called once the values are known to be the same.
+ */
+function firstOrderDifference(written: unknown, declared: unknown, path: string): string | undefined {
+  if (typeof written !== 'object' || written === null) return undefined;
+  const w = written as Record<string, unknown>;
+  const d = declared as Record<string, unknown>;
+  if (Array.isArray(w)) {
+    for (let i = 0; i < w.length; i++) {
+      const inner = firstOrderDifference(w[i], (d as unknown as unknown[])[i], `${path}.${i}`);
+      if (inner !== undefined) return inner;
+    }
+    return undefined;
+  }
+  const [wKeys, dKeys] = [Object.keys(w), Object.keys(d)];
+  if (wKeys.join() !== dKeys.join()) return `${path || '(the body)'}: fields written as {${wKeys.join(', ')}}, declared as {${dKeys.join(', ')}}`;
+  for (const key of wKeys) {
+    const inner = firstOrderDifference(w[key], d[key], `${path}.${key}`);
     if (inner !== undefined) return inner;
   }
   return undefined;

@@ -338,7 +338,27 @@ export const toServedImage = (image: ResolvedImage, urlOf: ImageUrl) => ({
   gravity: image.gravity,
 });
 
-/** A block on the wire: its kind's fields, images resolved to their served form. */
+/** A stored video as the wire declares it (`videoSchema`'s order: jsonb keeps keys shortest first). */
+export const toWireVideo = (v: StoredVideo | null | undefined) =>
+  v
+    ? {
+        id: v.id,
+        video_id: v.video_id,
+        url: v.url,
+        provider: v.provider,
+        credit: v.credit,
+        caption_html: v.caption_html,
+        caption_text: v.caption_text,
+        is_monetized: v.is_monetized,
+        is_tracking_enabled: v.is_tracking_enabled,
+      }
+    : null;
+
+/**
+ * A block on the wire: its kind's fields, images resolved to their served form, in the order the
+ * schema declares them (`id, kind, position`, the kind's fields; the contents' `toContentBlock` puts a
+ * content block's `locale` after `position`).
+ */
 export function toWireBlock(row: BlockRow, urlOf: ImageUrl) {
   // Each shape written out, not spread from a common base: on Node 20 an object spread followed by
   // more properties costs about 2 µs an object (V8's slow path), which made mapping five blocks
@@ -348,22 +368,22 @@ export function toWireBlock(row: BlockRow, urlOf: ImageUrl) {
   switch (row.kind as BlockKind) {
     case 'richtext':
     case 'html':
-      return { id, position, kind: row.kind as 'richtext', content_html: f.content_html!, content_text: f.content_text! };
+      return { id, kind: row.kind as 'richtext', position, content_html: f.content_html!, content_text: f.content_text! };
     case 'quote':
-      return { id, position, kind: 'quote' as const, content_html: f.content_html!, content_text: f.content_text!, author: f.author ?? null };
+      return { id, kind: 'quote' as const, position, content_html: f.content_html!, content_text: f.content_text!, author: f.author ?? null };
     case 'data':
-      return { id, position, kind: 'data' as const, data: f.data! };
+      return { id, kind: 'data' as const, position, data: f.data! };
     case 'image':
-      return { id, position, kind: 'image' as const, image: row.images?.[0] ? toServedImage(row.images[0], urlOf) : null };
+      return { id, kind: 'image' as const, position, image: row.images?.[0] ? toServedImage(row.images[0], urlOf) : null };
     case 'slideshow':
-      return { id, position, kind: 'slideshow' as const, slideshow: { id, images: (row.images ?? []).map((i) => toServedImage(i, urlOf)) } };
+      return { id, kind: 'slideshow' as const, position, slideshow: { id, images: (row.images ?? []).map((i) => toServedImage(i, urlOf)) } };
     case 'video':
-      return { id, position, kind: 'video' as const, video: f.video! };
+      return { id, kind: 'video' as const, position, video: toWireVideo(f.video)! };
     case 'question':
-      return { id, position, kind: 'question' as const, title: f.title!, choices: f.choices! };
+      return { id, kind: 'question' as const, position, title: f.title!, choices: f.choices! };
     case 'related_contents':
-      return { id, position, kind: 'related_contents' as const, content_ids: f.content_ids! };
+      return { id, kind: 'related_contents' as const, position, content_ids: f.content_ids! };
     case 'profiles':
-      return { id, position, kind: 'profiles' as const, profile_ids: f.profile_ids! };
+      return { id, kind: 'profiles' as const, position, profile_ids: f.profile_ids! };
   }
 }

@@ -48,19 +48,67 @@ export function columnsOf(fields: Record<string, unknown>, skip: ReadonlySet<str
   return out;
 }
 
-/** A row (and its parts) on the wire: property names in snake_case, the tenancy column left out. */
-export function wireOf(row: unknown): unknown {
+/**
+ * The order a wire schema declares an object's fields in, nested objects and arrays included (a
+ * value stored as jsonb comes back with its keys shortest first): made once per schema.
+ */
+export interface WirePlan {
+  /** Per field: its wire name, the row's property name, the plan of its value. */
+  fields?: Array<readonly [wire: string, prop: string, value: WirePlan | undefined]>;
+  items?: WirePlan | undefined;
+}
+
+const plans = new WeakMap<z.ZodType, WirePlan | undefined>();
+
+/** The plan of a zod schema: objects, arrays, and what wraps them (nullable, optional, default, lazy); undefined for anything else. */
+export function wirePlan(schema: z.ZodType): WirePlan | undefined {
+  if (plans.has(schema)) return plans.get(schema);
+  const def = (schema as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; getter?: () => z.ZodType } } })._zod.def;
+  if (def.type === 'nullable' || def.type === 'optional' || def.type === 'default' || def.type === 'readonly') return wirePlan(def.innerType!);
+  if (def.type === 'lazy') return wirePlan(def.getter!());
+  if (schema instanceof z.ZodArray) {
+    const plan: WirePlan = {};
+    plans.set(schema, plan);
+    plan.items = wirePlan(schema.element as z.ZodType);
+    return plan;
+  }
+  if (schema instanceof z.ZodObject) {
+    // Set before its fields are planned: a tree (menu items) refers to itself.
+    const plan: WirePlan = {};
+    plans.set(schema, plan);
+    plan.fields = Object.keys(schema.shape).map((wire) => [wire, camel(wire), wirePlan(schema.shape[wire] as z.ZodType)] as const);
+    return plan;
+  }
+  plans.set(schema, undefined);
+  return undefined;
+}
+
+/**
+ * A row (and its parts) on the wire: property names in snake_case, the tenancy column left out.
+ * With the schema's `plan`, its fields in the schema's order and only those (a field is the row's
+ * camelCase property, or the snake_case key of a stored JSON value); without one, the row's order.
+ */
+export function wireOf(row: unknown, plan?: WirePlan): unknown {
   if (typeof row !== 'object' || row === null) return row;
   if (Array.isArray(row)) {
+    const items = plan?.items;
     const out = new Array<unknown>(row.length);
-    for (let i = 0; i < row.length; i++) out[i] = wireOf(row[i]);
+    for (let i = 0; i < row.length; i++) out[i] = wireOf(row[i], items);
     return out;
   }
   // A hot path of every record read (a menu is a few hundred nested objects): no entries arrays.
+  const fields = row as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const key in row) {
+  if (plan?.fields) {
+    for (const [wire, prop, value] of plan.fields) {
+      const v = prop in fields ? fields[prop] : fields[wire];
+      if (v !== undefined) out[wire] = wireOf(v, value);
+    }
+    return out;
+  }
+  for (const key in fields) {
     if (key === 'mediaId') continue;
-    out[snake(key)] = wireOf((row as Record<string, unknown>)[key]);
+    out[snake(key)] = wireOf(fields[key]);
   }
   return out;
 }
@@ -322,18 +370,25 @@ export function recordSchemas<F extends z.ZodRawShape, I extends z.ZodRawShape, 
   return { item, reader, create, update };
 }
 
-/** A record as readers see it: its fields, the entry of the asked language as `localized`, meta.locales. */
-export function readerRecordOf(row: object, view: { locale: string | undefined; fallback: string }) {
+/**
+ * A record as readers see it, in the order of its Reader schema's `plan`: its fields, the entry of
+ * the asked language as `localized`, meta.locales, its timestamps.
+ */
+export function readerRecordOf(row: object, view: { locale: string | undefined; fallback: string }, plan: WirePlan) {
   // The language is picked first, so that only the served entry (of several, each with its parts) is mapped.
-  const { locales, ...others } = row as Record<string, unknown> & { locales?: Array<{ locale: string }> };
-  const { deleted_at: _deleted, ...rest } = wireOf(others) as Record<string, unknown>;
-  // `rest` is this read's own object: assigned to, not spread (on Node 20 a spread followed by more
-  // properties costs about 2 µs an object, per item of a list).
-  if (!locales) return Object.assign(rest, { meta: { locales: { current: null, available: [] } } });
-  const { entry, meta } = pickLocale(locales, view.locale, view.fallback);
-  const localized = entry ? (({ deleted_at: _d, ...fields }) => fields)(wireOf(entry) as Record<string, unknown>) : null;
-  return Object.assign(rest, { localized, meta: { locales: meta } });
+  const fields = row as Record<string, unknown> & { locales?: Array<{ locale: string }> };
+  const picked = fields.locales ? pickLocale(fields.locales, view.locale, view.fallback) : undefined;
+  const out: Record<string, unknown> = {};
+  for (const [wire, prop, value] of plan.fields ?? []) {
+    if (wire === 'localized') out.localized = picked?.entry ? wireOf(picked.entry, value) : null;
+    else if (wire === 'meta') out.meta = { locales: picked?.meta ?? { current: null, available: [] } };
+    else {
+      const v = prop in fields ? fields[prop] : fields[wire];
+      if (v !== undefined) out[wire] = wireOf(v, value);
+    }
+  }
+  return out;
 }
 
-/** The Backoffice wire of a record: `wireOf`, typed as the record's schema input. */
-export const backofficeRecordOf = <T>(row: object) => wireOf(row) as T;
+/** The Backoffice wire of a record: `wireOf` in the order of its schema's `plan`, typed as the schema's input. */
+export const backofficeRecordOf = <T>(row: object, plan: WirePlan | undefined) => wireOf(row, plan) as T;

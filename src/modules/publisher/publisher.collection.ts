@@ -11,7 +11,7 @@ import type { RequestContext, ZodApp } from '../../shared/http/route.js';
 import { isUuid } from '../../shared/ids.js';
 import type { Paginator } from '../../shared/paging.js';
 import { type PagingQuery, recordKey } from '../../shared/schemas.js';
-import { type Reference, recordService, wireOf } from '../../shared/records.js';
+import { type Reference, recordService, wireOf, wirePlan } from '../../shared/records.js';
 
 /** A record's key: lower-case letters, digits, - and _, unique among the media's live records of its kind. */
 export const keyInput = recordKey.describe('Stable handle, unique among the live records of this kind in the media');
@@ -124,12 +124,13 @@ export type CollectionService = ReturnType<typeof collectionService>;
 
 /** The collection's Backoffice routes (`publisher:read` / `publisher:write`). */
 export function collectionBackofficeRoutes(app: ZodApp, c: PublisherCollection, service: CollectionService) {
+  const itemPlan = wirePlan(c.schemas.item);
   backofficeResource(app, {
     path: `/${c.name}`,
     names: c.names,
     tag: tagsOf(c).backoffice,
     item: c.schemas.item,
-    map: (row) => wireOf(row) as never,
+    map: (row) => wireOf(row, itemPlan) as never,
     read: 'publisher:read',
     write: 'publisher:write',
   }).standard(service, {

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { one } from '../envelopes.js';
 import type { Page } from '../paging.js';
-import { readerRecordOf } from '../records.js';
+import { readerRecordOf, wirePlan } from '../records.js';
 import { type PagingQuery, dataOf, idParams } from '../schemas.js';
 import { localeQuery, readerList, readerListOf, readerListQuery, readerView } from './reader.js';
 import { type Access, type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } from './route.js';
@@ -43,6 +43,8 @@ export interface RecordList<Row> {
  * lists of the same records (under a media, an organization) reuse it with their own path and load.
  */
 export function recordListRoute<Row extends object>(r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item'>, list: RecordList<Row>) {
+  const plan = wirePlan(r.item)!;
+  const toItem = (row: object, view: { locale: string | undefined; fallback: string }) => readerRecordOf(row, view, plan);
   return {
     method: 'GET' as const,
     url: r.path,
@@ -54,7 +56,7 @@ export function recordListRoute<Row extends object>(r: Pick<ReaderRecordRoutes<R
     querystring: readerListQuery,
     response: { 200: readerListOf(r.item) },
     handler: async (ctx: RequestContext, { params, query }: { params: unknown; query: z.output<typeof readerListQuery> }, reply: FastifyReply) =>
-      readerList(reply.request, await list.load(ctx, query, (params ?? {}) as Record<string, string>), query.locale, readerRecordOf),
+      readerList(reply.request, await list.load(ctx, query, (params ?? {}) as Record<string, string>), query.locale, toItem),
   };
 }
 
@@ -66,6 +68,7 @@ export function readerRecordRoutes<Row extends object>(app: ZodApp, r: ReaderRec
   if (r.list) route(app, recordListRoute(r, r.list));
   if (r.get) {
     const { by, load, description, errors } = r.get;
+    const plan = wirePlan(r.item)!;
     route(app, {
       method: 'GET',
       url: `${r.path}/:${by}`,
@@ -79,7 +82,7 @@ export function readerRecordRoutes<Row extends object>(app: ZodApp, r: ReaderRec
       response: { 200: dataOf(r.item) },
       ...(errors && { errors }),
       handler: async (ctx, { params, query }, reply) =>
-        one(readerRecordOf(await load(ctx, (params as Record<string, string>)[by]!), readerView(reply.request, query.locale))),
+        one(readerRecordOf(await load(ctx, (params as Record<string, string>)[by]!), readerView(reply.request, query.locale), plan)),
     });
   }
 }

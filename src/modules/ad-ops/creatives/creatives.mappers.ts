@@ -12,7 +12,7 @@ export const creativeMapper = (urlOf: (fileKey: string) => string) => (row: Crea
   width: row.width,
   height: row.height,
   html: row.html,
-  image: row.image ? { ...row.image, url: urlOf(row.image.file_key) } : null,
+  image: row.image ? { id: row.image.id, file_key: row.image.file_key, url: urlOf(row.image.file_key), width: row.image.width, height: row.image.height } : null,
   inserted_at: iso(row.insertedAt),
   updated_at: iso(row.updatedAt),
 });

@@ -35,8 +35,8 @@ export function profileMappers(urlOf: ImageUrl) {
       blocks: d.blocks.map((b) => toWireBlock(b as unknown as BlockRow, urlOf)),
       deleted_at: isoOrNull(d.deletedAt),
     })),
-    address: row.address.map((a) => ({ id: a.id, locale: a.locale, ...allowedFields(a as unknown as Part, ADDRESS_FIELDS), deleted_at: isoOrNull(a.deletedAt) })),
-    contact: row.contact.map((c) => ({ id: c.id, locale: c.locale, ...allowedFields(c as unknown as Part, CONTACT_FIELDS), deleted_at: isoOrNull(c.deletedAt) })),
+    address: row.address.map((a) => ({ id: a.id, locale: a.locale, deleted_at: isoOrNull(a.deletedAt), ...allowedFields(a as unknown as Part, ADDRESS_FIELDS) })),
+    contact: row.contact.map((c) => ({ id: c.id, locale: c.locale, deleted_at: isoOrNull(c.deletedAt), ...allowedFields(c as unknown as Part, CONTACT_FIELDS) })),
     locales: row.locales.map((l) => ({
       id: l.id,
       locale: l.locale,
@@ -68,7 +68,7 @@ export function profileMappers(urlOf: ImageUrl) {
       canonical_domain: row.canonicalDomain,
       profile_image_url: imageUrl(row.profileImageKey),
       cover_image_url: imageUrl(row.coverImageKey),
-      contact: contact.entry ? { ...allowedFields(contact.entry as unknown as Part, CONTACT_FIELDS), meta: { locales: contact.meta } } : null,
+      contact: contact.entry ? { meta: { locales: contact.meta }, ...allowedFields(contact.entry as unknown as Part, CONTACT_FIELDS) } : null,
       category_ids: row.categories.map((c) => c.categoryId),
       metadata: row.metadata.map((m) => ({ key: m.key, value: m.value })),
       meta: { locales: text.meta },
@@ -86,9 +86,9 @@ export function profileMappers(urlOf: ImageUrl) {
       const lang = text.meta.current;
       return {
         ...item(row as unknown as ProfileSummary, view),
-        description_html: text.entry?.descriptionHtml ?? null,
         description_blocks: (description.entry?.blocks ?? []).map((b) => toWireBlock(b as unknown as BlockRow, urlOf)),
-        address: address.entry ? { ...allowedFields(address.entry as unknown as Part, ADDRESS_FIELDS), meta: { locales: address.meta } } : null,
+        description_html: text.entry?.descriptionHtml ?? null,
+        address: address.entry ? { meta: { locales: address.meta }, ...allowedFields(address.entry as unknown as Part, ADDRESS_FIELDS) } : null,
         blocks: row.blocks.map((b) => ({ id: b.id, key: b.key, position: b.position, title: titleIn(b.locales, lang) })),
       };
     };

@@ -2,13 +2,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { one } from '../../../shared/envelopes.js';
 import { backofficeResource } from '../../../shared/http/resource.js';
 import { route } from '../../../shared/http/route.js';
-import { backofficeRecordOf, wireOf } from '../../../shared/records.js';
+import { backofficeRecordOf, wireOf, wirePlan } from '../../../shared/records.js';
 import { dataOf } from '../../../shared/schemas.js';
 import { coreTags } from '../core.tags.js';
 import { type WebhookDeliveryWire, type WebhookWire, createdWebhookSchema, deliveryParams, webhookDeliverySchema, webhookSchema, webhookSchemas } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
 
-const toDelivery = (row: object) => wireOf(row) as WebhookDeliveryWire;
+const deliveryPlan = wirePlan(webhookDeliverySchema);
+const webhookPlan = wirePlan(webhookSchema);
+const toDelivery = (row: object) => wireOf(row, deliveryPlan) as WebhookDeliveryWire;
 
 export const webhooksBackofficeRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }> = async (app, { webhooks }) => {
   const resource = backofficeResource(app, {
@@ -16,7 +18,7 @@ export const webhooksBackofficeRoutes: FastifyPluginAsyncZod<{ webhooks: Webhook
     names: { one: 'Webhook', many: 'Webhooks' },
     tag: coreTags.webhooks,
     item: webhookSchema,
-    map: (row: object) => backofficeRecordOf<WebhookWire>(row),
+    map: (row: object) => backofficeRecordOf<WebhookWire>(row, webhookPlan),
     read: 'admin:read',
     write: 'admin:write',
   });
@@ -38,7 +40,7 @@ export const webhooksBackofficeRoutes: FastifyPluginAsyncZod<{ webhooks: Webhook
     response: { 201: dataOf(createdWebhookSchema) },
     handler: async (ctx, { body }) => {
       const { row, secret } = await webhooks.create(ctx, body);
-      return one({ ...backofficeRecordOf<WebhookWire>(row), secret });
+      return one({ ...backofficeRecordOf<WebhookWire>(row, webhookPlan), secret });
     },
   });
 

@@ -1,4 +1,4 @@
-import { type BlockRow, type ImageUrl, type ResolvedImage, type StoredFields, toServedImage, toWireBlock } from '../../../shared/blocks.js';
+import { type BlockRow, type ImageUrl, type ResolvedImage, type StoredFields, toServedImage, toWireBlock, toWireVideo } from '../../../shared/blocks.js';
 import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
 import { iso, isoOrNull } from '../../../shared/time.js';
 import type { ContentBlockRow, ContentLocaleRecord, ContentRecord, ContentTree } from './contents.repository.js';
@@ -13,7 +13,7 @@ const toVisual = (l: ContentLocaleRecord & { visualImages: ResolvedImage[] | nul
     id: l.visualId,
     type,
     image: type === 'image' ? (images[0] ?? null) : null,
-    video: type === 'video' ? ((l.visualVideo as StoredFields['video']) ?? null) : null,
+    video: type === 'video' ? toWireVideo(l.visualVideo as StoredFields['video']) : null,
     slideshow: type === 'slideshow' ? { id: l.visualId, images } : null,
   };
 };
@@ -104,7 +104,12 @@ export function contentMappers(urlOf: ImageUrl) {
     return Object.assign(content, { blocks });
   };
 
-  const toContentBlock = (row: ContentBlockRow) => Object.assign(toWireBlock(row, urlOf), { locale: row.locale! });
+  // A block of the block routes: its locale after its position, as the schema declares (a spread is
+  // fine here: one block an answer).
+  const toContentBlock = (row: ContentBlockRow) => {
+    const { id, kind, position, ...fields } = toWireBlock(row, urlOf);
+    return { id, kind, position, locale: row.locale!, ...fields } as ReturnType<typeof toWireBlock> & { locale: string };
+  };
 
   return { toBackofficeContent, toReaderContent, toReaderContentWithBlocks, toContentBlock };
 }

@@ -4,7 +4,7 @@ import { one } from '../../../shared/envelopes.js';
 import { successorOf } from '../../../shared/http/public.js';
 import { localeQuery, readerView } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
-import { readerRecordOf } from '../../../shared/records.js';
+import { readerRecordOf, wirePlan } from '../../../shared/records.js';
 import { dataOf, uuid } from '../../../shared/schemas.js';
 import type { CollectionService } from '../publisher.collection.js';
 import { publisherTags } from '../publisher.tags.js';
@@ -12,6 +12,7 @@ import { menusCollection } from './menus.js';
 
 /** Public (deprecated): a menu by key in one language (spec 2.15), the media taken from the path. */
 export const menusPublicRoutes: FastifyPluginAsyncZod<{ menus: CollectionService }> = async (app, { menus }) => {
+  const plan = wirePlan(menusCollection.schemas.reader)!;
   route(app, {
     method: 'GET',
     url: '/publisher/v2/medias/:media_id/menus/:key',
@@ -25,6 +26,6 @@ export const menusPublicRoutes: FastifyPluginAsyncZod<{ menus: CollectionService
     querystring: localeQuery,
     response: { 200: dataOf(menusCollection.schemas.reader) },
     handler: async (ctx, { params, query }, reply) =>
-      one(readerRecordOf(await menus.getByKey(ctx, params.key), readerView(reply.request, query.locale)) as never),
+      one(readerRecordOf(await menus.getByKey(ctx, params.key), readerView(reply.request, query.locale), plan) as never),
   });
 };
