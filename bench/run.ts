@@ -275,6 +275,8 @@ function mainThreadCpuUs(): number | undefined {
 
 /** Seconds of one turn of a scenario when it takes turns with its floor (BENCH_SLICE_S). */
 const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 0.75);
+/** Turns per scenario and round: DURATION_S in turns of about SLICE_S. */
+const TURNS = Math.max(1, Math.round(DURATION_S / SLICE_S));
 
 interface PlanStep {
   name: string;
@@ -304,14 +306,13 @@ interface Measured {
  * turns (latencies: the median turn's).
  */
 async function measureInTurns(loader: ChildProcess, group: PlanStep[], round: number): Promise<Map<string, Measured>> {
-  const turns = Math.max(1, Math.round(DURATION_S / SLICE_S));
   const slices = new Map<string, Array<{ result: LoadResult; cpuUs: number; mainUs: number | undefined }>>(group.map((s) => [s.name, []]));
-  for (let turn = 0; turn < turns; turn++) {
+  for (let turn = 0; turn < TURNS; turn++) {
     for (const step of turn % 2 === 0 ? group : [...group].reverse()) {
       const profile = await startProfile(step.name, `${round}.${turn + 1}`);
       const mainBefore = mainThreadCpuUs();
       const cpuBefore = process.cpuUsage();
-      const result = await runLoad(loader, { ...step.scenario, durationSeconds: DURATION_S / turns, warmupSeconds: 0 });
+      const result = await runLoad(loader, { ...step.scenario, durationSeconds: DURATION_S / TURNS, warmupSeconds: 0 });
       const cpu = process.cpuUsage(cpuBefore);
       const mainAfter = mainThreadCpuUs();
       await profile?.stop();
@@ -488,7 +489,7 @@ async function main() {
   console.log(`Seeded ${fmt(CATEGORIES)} categories x 2 locales in ${fmt(seedSeconds, 1)} s`);
   console.log(
     `Node ${process.version}, ${cpus().length} CPUs; autocannon in a child process, ${CONNECTIONS} connections, ` +
-      `${ROUNDS} rounds of ${WARMUP_S} s warm-up + ${DURATION_S} s per scenario, in turns of ${fmt(DURATION_S / Math.max(1, Math.round(DURATION_S / SLICE_S)), 2)} s with its floor ` +
+      `${ROUNDS} rounds of ${WARMUP_S} s warm-up + ${DURATION_S} s per scenario, in turns of ${fmt(DURATION_S / TURNS, 2)} s with its floor ` +
         `(each row its median round by CPU); deep page = ${fmt(DEEP_ROWS)} rows in\n`,
   );
 

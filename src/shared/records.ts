@@ -83,6 +83,12 @@ export function wirePlan(schema: z.ZodType): WirePlan | undefined {
   return undefined;
 }
 
+/** One field of a plan onto `out`: the row's camelCase property, or the snake_case key of a stored JSON value; left out when absent. */
+function planned(out: Record<string, unknown>, fields: Record<string, unknown>, [wire, prop, value]: NonNullable<WirePlan['fields']>[number]): void {
+  const v = prop in fields ? fields[prop] : fields[wire];
+  if (v !== undefined) out[wire] = wireOf(v, value);
+}
+
 /**
  * A row (and its parts) on the wire: property names in snake_case, the tenancy column left out.
  * With the schema's `plan`, its fields in the schema's order and only those (a field is the row's
@@ -100,10 +106,7 @@ export function wireOf(row: unknown, plan?: WirePlan): unknown {
   const fields = row as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   if (plan?.fields) {
-    for (const [wire, prop, value] of plan.fields) {
-      const v = prop in fields ? fields[prop] : fields[wire];
-      if (v !== undefined) out[wire] = wireOf(v, value);
-    }
+    for (const field of plan.fields) planned(out, fields, field);
     return out;
   }
   for (const key in fields) {
@@ -379,13 +382,11 @@ export function readerRecordOf(row: object, view: { locale: string | undefined; 
   const fields = row as Record<string, unknown> & { locales?: Array<{ locale: string }> };
   const picked = fields.locales ? pickLocale(fields.locales, view.locale, view.fallback) : undefined;
   const out: Record<string, unknown> = {};
-  for (const [wire, prop, value] of plan.fields ?? []) {
+  for (const field of plan.fields ?? []) {
+    const [wire, , value] = field;
     if (wire === 'localized') out.localized = picked?.entry ? wireOf(picked.entry, value) : null;
     else if (wire === 'meta') out.meta = { locales: picked?.meta ?? { current: null, available: [] } };
-    else {
-      const v = prop in fields ? fields[prop] : fields[wire];
-      if (v !== undefined) out[wire] = wireOf(v, value);
-    }
+    else planned(out, fields, field);
   }
   return out;
 }

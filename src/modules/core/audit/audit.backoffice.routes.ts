@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { list } from '../../../shared/envelopes.js';
 import { route } from '../../../shared/http/route.js';
+import { wireOf, wirePlan } from '../../../shared/records.js';
 import { isoTimestamp, listOf, pagingQuery, timestampInput, uuid } from '../../../shared/schemas.js';
 import { coreTags } from '../core.tags.js';
 import type { AuditService } from './audit.service.js';
@@ -20,25 +21,8 @@ const auditEntrySchema = z
   })
   .meta({ id: 'AuditEntry' });
 
-type AuditEntry = z.input<typeof auditEntrySchema>;
-
 /** An entry on the wire, in its schema's order (the read's timestamps are ISO text from SQL). */
-const toAuditEntry = (row: object): AuditEntry => {
-  const r = row as { [K in keyof AuditEntry as K extends string ? CamelCase<K> : never]: AuditEntry[K] };
-  return {
-    id: r.id,
-    inserted_at: r.insertedAt,
-    key_id: r.keyId,
-    key_name: r.keyName,
-    operation_id: r.operationId,
-    action: r.action,
-    record_kind: r.recordKind,
-    record_id: r.recordId,
-    fields: r.fields,
-  };
-};
-
-type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+const auditPlan = wirePlan(auditEntrySchema);
 
 const name = z.string().min(1).max(100);
 const auditQuery = pagingQuery.extend({
@@ -64,6 +48,6 @@ export const auditBackofficeRoutes: FastifyPluginAsyncZod<{ audit: AuditService 
     access: { permission: 'admin:read' },
     querystring: auditQuery,
     response: { 200: listOf(auditEntrySchema) },
-    handler: async (ctx, { query }, reply) => list(reply.request, await audit.page(ctx, query), toAuditEntry),
+    handler: async (ctx, { query }, reply) => list(reply.request, await audit.page(ctx, query), (row) => wireOf(row, auditPlan) as z.input<typeof auditEntrySchema>),
   });
 };
