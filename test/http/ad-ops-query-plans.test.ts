@@ -9,7 +9,7 @@ describe.skipIf(!onPostgres)('the random ads draw walks indexes, never a scan of
   let media: SeededMedia;
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, {}, { fresh: true });
     media = await seedMedia(ctx.app);
     const other = await seedMedia(ctx.app);
     const pool = ctx.database.pool!;

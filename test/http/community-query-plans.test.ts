@@ -29,7 +29,7 @@ describe.skipIf(!onPostgres)('the people search and list are index scans, never 
   const captured: Array<{ text: string; values: unknown[] }> = [];
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, {}, { fresh: true });
     media = await seedMedia(ctx.app);
     const api = client(ctx.app, media.keys.editor);
     f = await communityFixture(api, media.workspaceId);

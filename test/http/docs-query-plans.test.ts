@@ -13,7 +13,7 @@ describe.skipIf(!onPostgres)('the contents queries are index scans, never a scan
   const captured: Array<{ text: string; values: unknown[] }> = [];
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, {}, { fresh: true });
     media = await seedMedia(ctx.app);
     const api = client(ctx.app, media.keys.editor);
     fx = await docsFixture(api, media.workspaceId);

@@ -14,7 +14,7 @@ describe.skipIf(!onPostgres)('a section contents page walks the section’s inde
   const captured: Array<{ text: string; values: unknown[] }> = [];
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, {}, { fresh: true });
     media = await seedMedia(ctx.app);
     const api = client(ctx.app, media.keys.editor);
     const fx = await docsFixture(api, media.workspaceId);

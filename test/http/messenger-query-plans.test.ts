@@ -11,7 +11,7 @@ describe.skipIf(!onPostgres)('the messenger queries walk their indexes', () => {
   const captured: Array<{ text: string; values: unknown[] }> = [];
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, {}, { fresh: true });
     media = await seedMedia(ctx.app);
     const api = client(ctx.app, media.keys.messenger);
     listId = (await api.post('/messenger/v2/mailing-lists', { locales: [{ locale: 'en', name: 'Big' }] })).json().data.id;

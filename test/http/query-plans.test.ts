@@ -9,7 +9,7 @@ describe.skipIf(!onPostgres)('the category queries are index scans, not sorts', 
   const captured: Array<{ text: string; values: unknown[] }> = [];
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, {}, { fresh: true });
     media = await seedMedia(ctx.app);
     const pool = ctx.database.pool!;
     // Enough rows, over two media, that a sort would cost more than walking the index.

@@ -17,10 +17,12 @@ export interface TestDatabase {
 }
 
 /**
- * PGlite instances this worker made and its apps have closed, each back in the template's
- * state: loading the template costs a file about 1.3 s, emptying the tables a tenth of that.
+ * Databases this worker made and its apps have closed, each back in the template's state when
+ * handed out again: on PGlite loading the template costs a file about 1.3 s, emptying the tables a
+ * tenth of that; on PostgreSQL a clone and its drop cost the server about 0.25 s of CPU a file, and
+ * its pool's first connections to a new database more, where emptying the tables costs 0.02 s.
  */
-const idlePglites: Database[] = [];
+const idleDatabases: Database[] = [];
 
 /**
  * Every table of the app's schema emptied, and the queue's schema (pg-boss makes it when an app
@@ -28,9 +30,9 @@ const idlePglites: Database[] = [];
  * and is left alone; one with a few pages is emptied with DELETE (foreign keys not checked: every
  * table goes); a bigger one (a file that made 50,000 contents) is truncated, so that no later file
  * reads its dead rows. TRUNCATE of every table cost 0.1 to 0.25 s a file (a new file for each
- * table and index); this a fifth of that. No table has a sequence, and these databases are
- * PGlite's, where no test runs ANALYZE (the plan tests run on PostgreSQL, where every file has a
- * fresh clone), so emptied rows leave no counter or statistic behind.
+ * table and index); this a fifth of that. No table has a sequence and no test file but the plan
+ * tests runs ANALYZE or reads a plan (they take a fresh database, `createTestApp`'s `fresh`), so
+ * emptied rows leave no counter or statistic behind that a later file could see.
  */
 const RESET = `do $$
 declare
@@ -49,20 +51,21 @@ begin
 end $$`;
 
 /**
- * A database for a test app: on PGlite an instance an earlier file of this worker used, emptied
- * (else a fresh load of the template); `close()` hands it back for the next file. A file that must
- * really close its database (a database going away under the app) uses `createTestDatabase`.
+ * A database for a test app: one an earlier file of this worker used, emptied (else a fresh one:
+ * a load of the PGlite template, a clone of the PostgreSQL one); `close()` hands it back for the
+ * next file. A file that must really close its database (a database going away under the app) or
+ * needs one no file has written to (query plans) uses `createTestDatabase`.
  */
 export async function pooledTestDatabase(): Promise<TestDatabase> {
-  if (process.env.TEST_DATABASE_URL && inject('templateDatabase')) return createTestDatabase();
   let database: Database | undefined;
-  while (!database && idlePglites.length > 0) {
-    const candidate = idlePglites.pop()!;
+  while (!database && idleDatabases.length > 0) {
+    const candidate = idleDatabases.pop()!;
     try {
       await candidate.db.execute(sql.raw(RESET));
       database = candidate;
     } catch {
-      // Left unusable by its last file (closed, a transaction aborted): load a fresh one.
+      // Left unusable by its last file (closed, a transaction aborted): make a fresh one. A clone
+      // left behind is dropped with the run's others at teardown.
       await candidate.close().catch(() => {});
     }
   }
@@ -72,7 +75,7 @@ export async function pooledTestDatabase(): Promise<TestDatabase> {
   const release = async () => {
     if (released) return;
     released = true;
-    idlePglites.push(own);
+    idleDatabases.push(own);
   };
   return { database: { ...own, close: release }, drop: release };
 }
@@ -129,8 +132,10 @@ export interface TestContext {
 export async function createTestApp(
   overrides: Partial<Config> = {},
   extra: Omit<Parameters<typeof buildApp>[0], 'config' | 'database'> = {},
+  options: { fresh?: boolean } = {},
 ): Promise<TestContext> {
-  const { database, drop } = await pooledTestDatabase();
+  // fresh: a database no earlier file wrote to (the plan tests: no dead rows, no statistics).
+  const { database, drop } = await (options.fresh ? createTestDatabase() : pooledTestDatabase());
   const app = await buildApp({ config: testConfig(overrides), database, ...extra });
   recordServed(app, inject('servedAnswers'));
   await app.ready();

@@ -6,7 +6,7 @@ import { client, createCategory, seedMedia } from '../setup/factories.js';
 import { rowsOf } from '../../src/db/rows.js';
 
 // The test kit's own promise: a pooled database is handed back in the migrated template's state,
-// whatever the file before wrote (on PGlite an emptied instance; on PostgreSQL a fresh clone).
+// whatever the file before wrote: an emptied PGlite instance or PostgreSQL clone of this worker's.
 
 const rowsPerTable = async (db: Awaited<ReturnType<typeof pooledTestDatabase>>['database']) => {
   const result = await db.db.execute(

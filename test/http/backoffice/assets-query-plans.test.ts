@@ -12,7 +12,7 @@ describe.skipIf(!onPostgres)('the asset image queries walk their indexes', () =>
   const keyOf = (n: number) => `${media.mediaId}_${HASH(n)}.jpg`;
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, {}, { fresh: true });
     media = await seedMedia(ctx.app);
     const other = await seedMedia(ctx.app);
     const pool = ctx.database.pool!;
