@@ -3,18 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { onConnection, withDatabase } from './setup/global-setup.js';
-import { embeddedProcessTests, freePort, killSpawned, migratedDataDir, spawnNode, waitForAnswer } from './setup/processes.js';
+import { embeddedProcessTests, freePort, killSpawned, migratedDataDir, serverArgs, spawnNode, waitForAnswer } from './setup/processes.js';
 
 // The server process itself (src/main.ts): configuration, migrations, bootstrap, signals.
 const dataDir = mkdtempSync(join(tmpdir(), 'mps-process-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-// Node itself runs the server (tsx as a loader, not as a wrapper process), in a process group of
-// its own: whatever a test does, no server outlives it.
+// Node itself runs the server, from the sources transpiled once per run (as the image runs
+// dist/main.js; `npm start` through tsx is startup.test.ts's), in a process group of its own:
+// whatever a test does, no server outlives it.
 afterEach(killSpawned);
 
 function run(env: Record<string, string>) {
-  const proc = spawnNode(['--import', 'tsx', 'src/main.ts'], { env });
+  const proc = spawnNode(serverArgs(), { env });
   return { ...proc, out: proc.stdout, err: proc.stderr };
 }
 

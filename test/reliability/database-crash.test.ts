@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Outcome, type ServerProcess, freePort, send, startServer, waitForReady } from './server-process.js';
+import { type Outcome, type ServerProcess, freePort, pause, send, startServer, waitForReady } from './server-process.js';
 
 // PostgreSQL crashed under write load (issue 7.1, 7.2), on a cluster of this test's own so that
 // nothing else on the machine loses its database. Runs in the PostgreSQL pass of the suite.
@@ -96,6 +96,7 @@ describe.skipIf(skip)(`a PostgreSQL crash under write load${skip ? ` (skipped: $
             ...(write && { body: { locales: [{ locale: 'en', name: `Crash ${randomUUID().slice(0, 8)}` }] } }),
           }),
         );
+        await pause();
       }
     });
 

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { type Agent, request } from 'node:http';
-import { freePort, spawnNode, waitForAnswer } from '../setup/processes.js';
+import { freePort, serverArgs, spawnNode, waitForAnswer } from '../setup/processes.js';
 
 /** The server process (src/main.ts) in a process group of its own, so that nothing outlives a test. */
 export interface ServerProcess {
@@ -18,11 +18,21 @@ export { freePort };
 
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const proc = spawnNode(['--import', 'tsx', 'src/main.ts'], { env: { PORT: String(port), LOG_LEVEL: 'info', ...env } });
+  const proc = spawnNode(serverArgs(), { env: { PORT: String(port), LOG_LEVEL: 'info', ...env } });
   return { child: proc.child, port, exited: proc.exited, logs: proc.logs, stderr: proc.stderr, kill: proc.kill };
 }
 
 export const waitForReady = (server: ServerProcess, timeoutMs?: number) => waitForAnswer(server, server.port, '/ready', timeoutMs);
+
+/**
+ * The pause a load test's client takes after each answer. A client that never paused kept both
+ * cores of a CI machine busy for as long as its test ran (the server and this process), which the
+ * other test files' worker waited out; eight clients at this pace still keep several requests in
+ * flight at every moment, which is what a crash or a drain is tested against.
+ */
+export const CLIENT_PAUSE_MS = 20;
+
+export const pause = (ms = CLIENT_PAUSE_MS) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Outcome {
   method: string;

@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { onConnection, withDatabase } from '../setup/global-setup.js';
 import { embeddedProcessTests, migratedDataDir } from '../setup/processes.js';
-import { type Outcome, type ServerProcess, send, startServer, waitForReady } from './server-process.js';
+import { type Outcome, type ServerProcess, pause, send, startServer, waitForReady } from './server-process.js';
 
 // SIGTERM under load from keep-alive clients (issue 7.3, issue 6.8), on the real process.
 const KEY = 'shutdown-test-bootstrap-key-0123456789abcdef';
@@ -35,6 +35,7 @@ async function load(server: ServerProcess, signalled: () => number | undefined) 
       outcomes.push({ ...outcome, id: `c${n}-${i}`, beforeSignal: signalled() === undefined });
       // Refused: the server stopped accepting, which is where a client goes elsewhere.
       if (outcome.error && signalled() !== undefined) break;
+      await pause();
     }
   };
   const running = Promise.all(Array.from({ length: CLIENTS }, (_, n) => worker(n)));

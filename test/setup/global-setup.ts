@@ -8,6 +8,8 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDatabase, pgliteExtensions } from '../../src/db/client.js';
 import { migrate, migrationsFolder } from '../../src/db/migrate.js';
+import { embeddedProcessTests } from './processes.js';
+import { buildService } from './service-build.js';
 import { unservedAnswers } from './served.js';
 
 declare module 'vitest' {
@@ -16,10 +18,13 @@ declare module 'vitest' {
     /** PGlite: the file holding the migrated data directory that each test file loads. */
     pgliteTemplate: string | null;
     /**
-     * A migrated PGlite data directory on disk (`<dir>/pglite`), in every run: a process test copies
-     * it (`migratedDataDir`) instead of paying initdb and the migrations (about 10 s of CPU a start).
+     * A migrated PGlite data directory on disk (`<dir>/pglite`) where the service's processes run on
+     * PGlite (`embeddedProcessTests`): a process test copies it (`migratedDataDir`) instead of paying
+     * initdb and the migrations (about 10 s of CPU a start). Null in a PostgreSQL run without them.
      */
-    pgliteDataDir: string;
+    pgliteDataDir: string | null;
+    /** The service's `main.js`, transpiled once per run for the tests that start it as a process (`test/setup/service-build.ts`). */
+    serviceMain: string;
     /** The directory where test apps note the JSON success answers they made (`test/setup/served.ts`). */
     servedAnswers: string;
   }
@@ -35,6 +40,7 @@ export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'mps-pglite-template-'));
   const servedDir = join(dir, 'served');
   project.provide('servedAnswers', servedDir);
+  const service = buildService(join(dir, 'service')).then((main) => project.provide('serviceMain', main));
   const teardown = async () => {
     checkServed(project, servedDir);
     await rm(dir, { recursive: true, force: true });
@@ -42,6 +48,7 @@ export default async function setup(project: TestProject) {
   if (!url) {
     project.provide('templateDatabase', null);
     project.provide('pgliteTemplate', await setupPgliteTemplate(project, dir));
+    await service;
     return teardown;
   }
   project.provide('pgliteTemplate', null);
@@ -56,8 +63,9 @@ export default async function setup(project: TestProject) {
     await migrate(database);
     await database.close();
   };
-  // The process tests start services on PGlite data directories in this run too.
-  await Promise.all([migrated(), setupPgliteTemplate(project, dir)]);
+  // The process tests start services on PGlite data directories in this run too, if asked: else
+  // making that directory (about 8 s of CPU, before any test file starts) is for nothing.
+  await Promise.all([migrated(), embeddedProcessTests ? setupPgliteTemplate(project, dir) : project.provide('pgliteDataDir', null), service]);
   project.provide('templateDatabase', template);
 
   return async () => {

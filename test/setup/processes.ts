@@ -10,7 +10,9 @@ import { inject } from 'vitest';
  * migration (about 10 s of CPU). The tests of a first start use a fresh directory.
  */
 export function migratedDataDir(dataDir: string): string {
-  cpSync(join(inject('pgliteDataDir'), 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+  const migrated = inject('pgliteDataDir');
+  if (!migrated) throw new Error('this PostgreSQL run made no PGlite data directory: the test needs embeddedProcessTests (TEST_EMBEDDED_PROCESSES=1)');
+  cpSync(join(migrated, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
   return dataDir;
 }
 
@@ -22,6 +24,12 @@ export function migratedDataDir(dataDir: string): string {
  * does, which checks the runtime (PGlite's WebAssembly included) on its own.
  */
 export const embeddedProcessTests = !process.env.TEST_DATABASE_URL || process.env.TEST_EMBEDDED_PROCESSES === '1';
+
+/**
+ * The node arguments that start the server (src/main.ts) as the image does, from JavaScript: the
+ * sources transpiled once per run (`test/setup/service-build.ts`), not through tsx at each start.
+ */
+export const serverArgs = (): string[] => [inject('serviceMain')];
 
 /** A port nothing listens on right now (the kernel's choice, released at once). */
 export const freePort = () =>
