@@ -25,14 +25,14 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
 export const waitForReady = (server: ServerProcess, timeoutMs?: number) => waitForAnswer(server, server.port, '/ready', timeoutMs);
 
 /**
- * The pause a load test's client takes after each answer. A client that never paused kept both
- * cores of a CI machine busy for as long as its test ran (the server and this process), which the
- * other test files' worker waited out; eight clients at this pace still keep several requests in
- * flight at every moment, which is what a crash or a drain is tested against.
+ * The pause a load test's client takes after each answer. Clients that never paused kept both
+ * cores of a CI machine busy for as long as their test ran (the server and this process), which
+ * the other test files' worker waited out; six or eight clients at this pace still keep several
+ * requests in flight at every moment, which is what a crash or a drain is tested against.
  */
 export const CLIENT_PAUSE_MS = 20;
 
-export const pause = (ms = CLIENT_PAUSE_MS) => new Promise((resolve) => setTimeout(resolve, ms));
+export const pause = () => new Promise((resolve) => setTimeout(resolve, CLIENT_PAUSE_MS));
 
 export interface Outcome {
   method: string;

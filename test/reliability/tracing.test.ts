@@ -8,8 +8,9 @@ import { onConnection, withDatabase } from '../setup/global-setup.js';
 import { migratedDataDir } from '../setup/processes.js';
 import { type ServerProcess, startServer, waitForReady } from './server-process.js';
 
-// The service as a process (src/main.ts, transpiled as the image runs it), exporting to a tiny OTLP/HTTP receiver in
-// this process; on PostgreSQL the SQL spans come too (PGlite has no driver to instrument).
+// The service as a process (src/main.ts, transpiled as the image runs it), exporting to a tiny
+// OTLP/HTTP receiver in this process; on PostgreSQL the SQL spans come too (PGlite has no driver
+// to instrument).
 
 interface OtlpSpan {
   name: string;

@@ -80,7 +80,10 @@ export async function pooledTestDatabase(): Promise<TestDatabase> {
   return { database: { ...own, close: release }, drop: release };
 }
 
-/** A database of this test file's own: a clone of the migrated template, on PostgreSQL or PGlite. */
+/**
+ * A database no file has written to: a load of the PGlite template or a clone of the PostgreSQL
+ * one (a worker's first pooled database, a plan test's, one a file takes away under its app).
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.TEST_DATABASE_URL;
   const template = inject('templateDatabase');
@@ -91,15 +94,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     if (!dump) await migrate(database);
     return { database, drop: async () => {} };
   }
-  // The clone made while the previous file ran (else one made now), and the next file's started:
-  // a clone takes 0.2 to 1 s, mostly waiting on PostgreSQL, which a file's own tests now hide.
+  // The clone made ahead (else one made now), and the next one started: a clone takes 0.2 to 1 s,
+  // mostly waiting on PostgreSQL, which the files running meanwhile hide. Since a worker reuses its
+  // pooled clone, only the files that ask for a fresh one take these; the last is dropped at teardown.
   const name = await (spareClone ?? cloneTemplate(url, template));
   spareClone = cloneTemplate(url, template);
   spareClone.catch(() => {}); // awaited (and so reported) by the next file, if any
   const database = await createDatabase({ databaseUrl: withDatabase(url, name), poolSize: 5 });
   return {
     database,
-    // Not awaited by the file: the next file needs a clone, not this one gone. Global teardown
+    // Not awaited by the file: the next file needs a database, not this one gone. Global teardown
     // drops whatever is left (clones are named after the run's template).
     drop: async () => {
       void onConnection(url, `drop database if exists ${name} with (force)`).catch(() => {});
