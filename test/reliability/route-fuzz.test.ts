@@ -114,7 +114,9 @@ const nastyString = fc.oneof(
     '00000000-0000-0000-0000-000000000000',
     'not-a-uuid',
   ),
-  fc.string({ unit: 'binary', maxLength: 40 }),
+  // Any code points, lone surrogates included (fc.string's 'binary' unit builds a map of all 1.1
+  // million of them on first use: a second of this file's CPU and 130 MB to collect).
+  fc.array(fc.integer({ min: 0, max: 0x10ffff }), { maxLength: 40 }).map((points) => String.fromCodePoint(...points)),
   fc.string({ minLength: 190, maxLength: 260 }),
   fc.uuid(),
 );
@@ -284,32 +286,53 @@ function stringsOf(req: FuzzRequest): string[] {
   return out;
 }
 
-function check(route: RouteEntry, req: FuzzRequest, res: LightMyRequestResponse) {
-  const label = `${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 300)}`;
-  expect(res.statusCode, label).toBeLessThan(500);
-  if (res.statusCode < 400) return;
-  expect(res.headers['content-type'], label).toMatch(/^application\/json/);
-  const body = res.json() as Record<string, unknown>;
+/**
+ * What is wrong with an answer, as one message per broken rule (none: it is fine). Checked with one
+ * `expect` per request: 20,000 requests with ten `expect`s each spent two seconds in the matchers.
+ */
+function problemsOf(route: RouteEntry, req: FuzzRequest, res: LightMyRequestResponse): string[] {
+  if (res.statusCode >= 500) return ['a 5xx'];
+  if (res.statusCode < 400) return [];
+  const problems: string[] = [];
+  if (!/^application\/json/.test(String(res.headers['content-type']))) problems.push(`content-type ${res.headers['content-type']}`);
+  let body: Record<string, unknown>;
+  try {
+    body = res.json() as Record<string, unknown>;
+  } catch {
+    return [...problems, 'a body that is not JSON'];
+  }
   // The envelope, or RFC 6749's error object (which keeps the envelope's code) where a route says so.
   const keys = route.ownErrorFormat ? ['error', 'error_description', 'code', 'details'] : ['error', 'code', 'details'];
-  expect(Object.keys(body).filter((k) => !keys.includes(k)), label).toEqual([]);
+  const unknown = Object.keys(body).filter((k) => !keys.includes(k));
+  if (unknown.length) problems.push(`fields outside the envelope: ${unknown.join(', ')}`);
   if (route.ownErrorFormat) {
-    expect(body.error, label).toMatch(/^[a-z_]+$/);
-    expect(typeof body.error_description, label).toBe('string');
+    if (typeof body.error !== 'string' || !/^[a-z_]+$/.test(body.error)) problems.push('an RFC 6749 error that is not a code');
+    if (typeof body.error_description !== 'string') problems.push('no error_description');
   }
-  expect(typeof body.error, label).toBe('string');
-  expect(body.code, label).toMatch(/^[a-z][a-z0-9_]*$/);
+  if (typeof body.error !== 'string') problems.push('error is not a string');
+  if (typeof body.code !== 'string' || !/^[a-z][a-z0-9_]*$/.test(body.code)) problems.push(`code ${JSON.stringify(body.code)}`);
   if ('details' in body) {
-    expect(Array.isArray(body.details), label).toBe(true);
-    for (const detail of body.details as Array<Record<string, unknown>>) {
-      expect(Object.keys(detail).sort(), label).toEqual(['message', 'path']);
-      expect(typeof detail.path === 'string' && typeof detail.message === 'string', label).toBe(true);
+    if (!Array.isArray(body.details)) problems.push('details is not an array');
+    else {
+      for (const detail of body.details as Array<Record<string, unknown>>) {
+        const fields = detail && typeof detail === 'object' ? Object.keys(detail).sort().join(',') : String(detail);
+        if (fields !== 'message,path' || typeof detail.path !== 'string' || typeof detail.message !== 'string') {
+          problems.push(`a detail that is not {path, message}: ${JSON.stringify(detail).slice(0, 200)}`);
+        }
+      }
     }
   }
   for (const s of stringsOf(req).filter((s) => s.length > ECHO_LIMIT)) {
-    expect(res.body.includes(s.slice(0, ECHO_LIMIT + 1)), `${label} echoes its input`).toBe(false);
-    expect(res.body.includes(JSON.stringify(s).slice(1, ECHO_LIMIT + 2)), `${label} echoes its input`).toBe(false);
+    if (res.body.includes(s.slice(0, ECHO_LIMIT + 1)) || res.body.includes(JSON.stringify(s).slice(1, ECHO_LIMIT + 2))) {
+      problems.push('echoes its input');
+    }
   }
+  return problems;
+}
+
+function check(route: RouteEntry, req: FuzzRequest, res: LightMyRequestResponse) {
+  const problems = problemsOf(route, req, res);
+  if (problems.length) expect(problems, `${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 300)}`).toEqual([]);
 }
 
 describe('malformed requests on every operation of the route table', () => {
