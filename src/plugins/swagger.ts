@@ -22,8 +22,98 @@ const DOCS_POLICY =
 export const docsPolicy = (protocol: string) =>
   protocol === 'https' ? `${DOCS_POLICY}; upgrade-insecure-requests` : DOCS_POLICY;
 
-/** A named object's fields as an unnamed object: @fastify/swagger makes no parameters of a $ref. */
-const unnamed = (schema: unknown) => (schema instanceof z.ZodObject && z.globalRegistry.get(schema)?.id ? z.object(schema.shape) : schema);
+/** A named object's fields as an unnamed object (one per named object): @fastify/swagger makes no parameters of a $ref. */
+const unnamedCopies = new WeakMap<z.ZodObject, z.ZodObject>();
+const unnamed = (schema: unknown) => {
+  if (!(schema instanceof z.ZodObject) || !z.globalRegistry.get(schema)?.id) return schema;
+  let copy = unnamedCopies.get(schema);
+  if (!copy) unnamedCopies.set(schema, (copy = z.object(schema.shape)));
+  return copy;
+};
+
+type RouteTransform = ReturnType<typeof createJsonSchemaTransform>;
+type TransformInput = Parameters<RouteTransform>[0];
+
+/**
+ * Each zod schema's JSON Schema, by part (`body`, `params`, a response status), as
+ * fastify-type-provider-zod converts it, kept for the process: the document converts the same
+ * objects (the error bodies, a record's wire shape) for hundreds of operations, and a process
+ * that builds several apps (a test worker) made each document again in 0.3 to 0.5 s. Kept as
+ * JSON text, so that no document shares an object another one could change; dropped when the
+ * set of named schemas changes, as component references depend on it.
+ */
+let convertedParts = new WeakMap<object, Map<string, string>>();
+let convertedFor = -1;
+
+function convertPart(transform: RouteTransform, input: TransformInput, part: string, schema: object, status?: string): unknown {
+  if (convertedFor !== z.globalRegistry._idmap.size) {
+    convertedFor = z.globalRegistry._idmap.size;
+    convertedParts = new WeakMap();
+  }
+  const key = status === undefined ? part : `response:${status}`;
+  let byPart = convertedParts.get(schema);
+  let json = byPart?.get(key);
+  if (json === undefined) {
+    const one = status === undefined ? { [part]: schema } : { response: { [status]: schema } };
+    const out = transform({ ...input, schema: one } as TransformInput).schema as Record<string, unknown> & { response?: Record<string, unknown> };
+    json = JSON.stringify(status === undefined ? out[part] : out.response![status]);
+    if (!byPart) convertedParts.set(schema, (byPart = new Map()));
+    byPart.set(key, json);
+  }
+  return JSON.parse(json);
+}
+
+/**
+ * What the document says of a request body: whether it may be left out (Fastify validates a
+ * missing body as null) and its example (`bodyExample`), once per body schema for the process.
+ */
+const bodies = new WeakMap<z.ZodType, { optional: boolean; example: string | undefined }>();
+function factsOfBody(body: z.ZodType): { optional: boolean; example: () => unknown } {
+  let known = bodies.get(body);
+  if (!known) {
+    const example = bodyExample(body);
+    bodies.set(body, (known = { optional: body.safeParse(null).success, example: example === undefined ? undefined : JSON.stringify(example) }));
+  }
+  const { optional, example } = known;
+  return { optional, example: () => (example === undefined ? undefined : JSON.parse(example)) };
+}
+
+/**
+ * The document with the named schemas as components, converted once for the process while the
+ * set of named schemas stays the same (the library's transform converts the whole registry,
+ * 75 ms a document); the rest of the document is the one given.
+ */
+let components: { size: number; schemas: string } | undefined;
+function withComponents(input: Parameters<TransformObject>[0], transform: () => TransformObject): Record<string, unknown> {
+  const { openapiObject } = input as unknown as { openapiObject: Record<string, unknown> & { components?: Record<string, unknown> } };
+  const size = z.globalRegistry._idmap.size;
+  if (components?.size !== size) {
+    // Converted over a document of no components, so that only the named schemas are kept.
+    const bare = transform()({ ...input, openapiObject: { ...openapiObject, components: {} } } as never) as { components: { schemas: Record<string, unknown> } };
+    components = { size, schemas: JSON.stringify(bare.components.schemas) };
+  }
+  const ownComponents = openapiObject.components ?? {};
+  return {
+    ...openapiObject,
+    components: { ...ownComponents, schemas: { ...(ownComponents.schemas as object | undefined), ...JSON.parse(components.schemas) } },
+  };
+}
+type TransformObject = ReturnType<typeof createJsonSchemaTransformObject>;
+
+/** The route's schema converted part by part (`convertPart`), in the order and shape the library's transform gives. */
+function convertRoute(transform: RouteTransform, input: TransformInput, schema: Record<string, unknown>): ReturnType<RouteTransform> {
+  const { response, headers, querystring, body, params, hide, ...rest } = schema as Record<string, unknown> & { response?: Record<string, unknown> };
+  if (hide) return transform({ ...input, schema } as TransformInput);
+  const converted: Record<string, unknown> = {};
+  for (const [part, value] of Object.entries({ headers, querystring, body, params })) {
+    if (value) converted[part] = convertPart(transform, input, part, value as object);
+  }
+  if (response) {
+    converted.response = Object.fromEntries(Object.entries(response).map(([status, value]) => [status, convertPart(transform, input, 'response', value as object, status)]));
+  }
+  Object.assign(converted, transform({ ...input, schema: rest } as TransformInput).schema);
+  return { schema: converted, url: input.url } as ReturnType<RouteTransform>;
+}
 
 /**
  * OpenAPI 3.1 generated from the routes' zod schemas, at /openapi.json, and an
@@ -77,27 +167,29 @@ export const swaggerPlugin = fp(
         const operationId = input.schema?.operationId;
         const body = input.schema?.body;
         // Fastify validates a missing body as null.
-        if (operationId && body instanceof z.ZodType && body.safeParse(null).success) optionalBodies.add(operationId);
+        const bodyFacts = body instanceof z.ZodType ? factsOfBody(body) : undefined;
+        if (operationId && bodyFacts?.optional) optionalBodies.add(operationId);
         if (operationId) {
           facts.set(operationId, {
             successor: config?.successor,
             responseHeaders: config?.responseHeaders,
-            ...(body instanceof z.ZodType && { example: bodyExample(body) }),
+            ...(bodyFacts && { example: bodyFacts.example() }),
           });
         }
         transformRoute ??= createJsonSchemaTransform({ schemaRegistry: (registry ??= documentedRegistry()) });
-        const schema = input.schema && {
+        if (!input.schema) return transformRoute(input);
+        const schema = {
           ...input.schema,
           querystring: unnamed(input.schema.querystring),
           params: unnamed(input.schema.params),
           headers: unnamed(input.schema.headers),
         };
-        return transformRoute({ ...input, schema });
+        return convertRoute(transformRoute, input, schema);
       },
       // Each area's tag, described once where its routes declare it; then servers, response
       // descriptions and headers, body examples and unused components, for every route alike.
       transformObject: (input) => {
-        const document = createJsonSchemaTransformObject({ schemaRegistry: (registry ??= documentedRegistry()) })(input) as Record<string, unknown>;
+        const document = withComponents(input, () => createJsonSchemaTransformObject({ schemaRegistry: (registry ??= documentedRegistry()) }));
         const tags = [...app.openapiTags].map(([name, description]) => ({ name, description }));
         const tagged = { ...document, tags: tags.sort((a, b) => a.name.localeCompare(b.name)) };
         const finished = finishDocument(tagged, { publicBaseUrl: options.publicBaseUrl, facts });

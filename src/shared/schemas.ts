@@ -70,16 +70,17 @@ export const pagingMeta = z
   .meta({ id: 'PagingMeta' });
 
 /**
- * `make(schema)`, made once per schema: the same envelope object for every route and every app
- * built in this process (tests build hundreds), so that the serializer compiled for it is found
- * by identity instead of rendering the envelope to JSON Schema again.
+ * `make(key)`, made once per key (a schema, an area's kind): the same schema object for every
+ * route and every app built in this process (tests build hundreds), so that the serializer
+ * compiled for it and its OpenAPI rendering are found by identity instead of made again, and a
+ * named schema is registered once.
  */
-function oncePer<S extends z.ZodType, E extends z.ZodType>(make: (schema: S) => E): (schema: S) => E {
-  const made = new WeakMap<S, E>();
-  return (schema) => {
-    let envelope = made.get(schema);
-    if (!envelope) made.set(schema, (envelope = make(schema)));
-    return envelope;
+export function oncePer<K extends object, E>(make: (key: K) => E): (key: K) => E {
+  const made = new WeakMap<K, E>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) made.set(key, (value = make(key)));
+    return value;
   };
 }
 

@@ -257,9 +257,20 @@ export function documentRoute(app: FastifyInstance, route: RouteOptions, always:
   route.config = { ...route.config, operationId };
 }
 
-/** A route's headers schema with one more optional header (for validation and OpenAPI). */
+/**
+ * A route's headers schema with one more optional header (for validation and OpenAPI), one object
+ * per base and header, so that the OpenAPI document converts it once for every route alike.
+ */
 export function withHeader(headers: unknown, name: string, schema: z.ZodType): unknown {
-  if (headers === undefined) return z.object({ [name]: schema });
-  if (headers instanceof z.ZodObject) return headers.extend({ [name]: schema });
-  return headers;
+  if (headers !== undefined && !(headers instanceof z.ZodObject)) return headers;
+  const base: object = headers ?? NO_HEADERS;
+  const byHeader = extendedHeaders.get(base) ?? new Map<string, { schema: z.ZodType; extended: z.ZodObject }>();
+  extendedHeaders.set(base, byHeader);
+  const known = byHeader.get(name);
+  if (known?.schema === schema) return known.extended;
+  const extended = headers === undefined ? z.object({ [name]: schema }) : (headers as z.ZodObject).extend({ [name]: schema });
+  byHeader.set(name, { schema, extended });
+  return extended;
 }
+const NO_HEADERS = {};
+const extendedHeaders = new WeakMap<object, Map<string, { schema: z.ZodType; extended: z.ZodObject }>>();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { blockInput, blockSchema } from '../../../shared/blocks.js';
 import { richHtml } from '../../../shared/html.js';
 import { localeQuery, localesMeta } from '../../../shared/http/reader.js';
-import { isoTimestamp, locale, pagingQuery, recordKey, timestampInput, uuid } from '../../../shared/schemas.js';
+import { isoTimestamp, locale, oncePer, pagingQuery, recordKey, timestampInput, uuid } from '../../../shared/schemas.js';
 import { searchText } from '../../../shared/search.js';
 import type { KindDef } from './profiles.kind.js';
 
@@ -60,14 +60,15 @@ const sharedParts = {
     .describe('Summary and description per language'),
 };
 
-export function createBodyOf(kind: KindDef) {
-  return z.strictObject({ profile: profileCreateInput, ...kind.input, ...sharedParts }).meta({ id: `${kind.names.one}Create` });
-}
+// Each kind's schemas are made once (`oncePer`): every app built in the process declares its routes with the same objects.
+export const createBodyOf = oncePer((kind: KindDef) =>
+  z.strictObject({ profile: profileCreateInput, ...kind.input, ...sharedParts }).meta({ id: `${kind.names.one}Create` }),
+);
 
-export function updateBodyOf(kind: KindDef) {
+export const updateBodyOf = oncePer((kind: KindDef) => {
   const optional = Object.fromEntries(Object.entries(kind.input).map(([k, v]) => [k, (v as z.ZodType).optional()]));
   return z.strictObject({ profile: profileUpdateInput.optional(), ...optional, ...sharedParts }).meta({ id: `${kind.names.one}Update` });
-}
+});
 
 export interface ProfileInput {
   profile?: { workspace_id?: string; profile_type_id?: string; status_id?: string; profile_categories?: Array<{ category_id: string }> | undefined; canonical_url?: string | null | undefined } | undefined;
@@ -197,7 +198,7 @@ const profileParts = {
   deleted_at: deletedAt,
 };
 
-export const recordSchemaOf = (kind: KindDef) => z.object({ id: uuid, ...kind.wire, ...profileParts }).meta({ id: kind.names.one });
+export const recordSchemaOf = oncePer((kind: KindDef) => z.object({ id: uuid, ...kind.wire, ...profileParts }).meta({ id: kind.names.one }));
 
 export const profileBlockSchema = z
   .object({ id: uuid, key: z.string(), position: z.int(), locales: z.array(z.object({ locale, title: z.string() })) })
@@ -227,8 +228,8 @@ export const readerItemFields = (kind: KindDef) => ({
   updated_at: isoTimestamp,
 });
 
-export const readerItemSchemaOf = (kind: KindDef) => z.object(readerItemFields(kind)).meta({ id: `Reader${kind.names.one}` });
-export const readerRecordSchemaOf = (kind: KindDef) =>
+export const readerItemSchemaOf = oncePer((kind: KindDef) => z.object(readerItemFields(kind)).meta({ id: `Reader${kind.names.one}` }));
+export const readerRecordSchemaOf = oncePer((kind: KindDef) =>
   z
     .object({
       ...readerItemFields(kind),
@@ -237,7 +238,8 @@ export const readerRecordSchemaOf = (kind: KindDef) =>
       address: z.object({ ...optionalWire(ADDRESS_FIELDS), meta: z.object({ locales: localesMeta }) }).nullable(),
       blocks: z.array(z.object({ id: uuid, key: z.string(), position: z.int(), title: z.string().nullable() })),
     })
-    .meta({ id: `Reader${kind.names.one}WithParts` });
+    .meta({ id: `Reader${kind.names.one}WithParts` }),
+);
 export const readerBlockSchema = z
   .object({ id: uuid, key: z.string(), position: z.int(), title: z.string().nullable(), entries: z.array(blockEntrySchema) })
   .meta({ id: 'ReaderProfileBlock' });
