@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../src/db/migrate.js';
 import { onConnection, withDatabase } from './setup/global-setup.js';
-import { embeddedProcessTests, freePort, killSpawned, migratedDataDir, spawnNode, waitForAnswer } from './setup/processes.js';
+import { embeddedProcessTests, freePort, killSpawned, migratedDataDir, spawnNode, unmigratedDataDir, waitForAnswer } from './setup/processes.js';
 
 // The server's start as a user meets it: `.env` in the working directory, the port checked before
 // anything is made, each phase logged, one process per embedded data directory. Every server runs
@@ -50,7 +50,9 @@ describe.runIf(embeddedProcessTests)('starting the server on the embedded databa
 
   it('reads .env (the environment wins), logs each phase, and refuses a second process on its data directory', async () => {
     const cwd = freshDir('cwd');
-    const dataDir = freshDir('data');
+    // A cluster no migration has touched: the first start applies every one (a directory that does
+    // not exist yet, where PGlite also runs initdb, is the CLI's `db migrate` test's).
+    const dataDir = await unmigratedDataDir(freshDir('data'));
     const port = await freePort();
     const key = `env-file-key-${randomBytes(16).toString('hex')}`;
     mkdirSync(cwd, { recursive: true });

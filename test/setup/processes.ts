@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
+import { pgliteExtensions } from '../../src/db/client.js';
 
 /**
  * `dataDir` holding a migrated, empty PGlite (a copy of the run's, made once in global setup): a
@@ -13,6 +15,21 @@ export function migratedDataDir(dataDir: string): string {
   const migrated = inject('pgliteDataDir');
   if (!migrated) throw new Error('this PostgreSQL run made no PGlite data directory: the test needs embeddedProcessTests (TEST_EMBEDDED_PROCESSES=1)');
   cpSync(join(migrated, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+  return dataDir;
+}
+
+/**
+ * `dataDir` holding a PGlite cluster as initdb leaves it, with no migration applied (the run's,
+ * dumped once in global setup): a first start's migrations, without initdb's 8 s of CPU. The
+ * CLI's `db migrate` test keeps a directory that does not exist yet, where PGlite runs initdb.
+ */
+export async function unmigratedDataDir(dataDir: string): Promise<string> {
+  const dump = inject('pgliteUnmigrated');
+  if (!dump) throw new Error('this PostgreSQL run made no PGlite data directory: the test needs embeddedProcessTests (TEST_EMBEDDED_PROCESSES=1)');
+  mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(join(dataDir, 'pglite'), { extensions: pgliteExtensions, loadDataDir: new Blob([readFileSync(dump)]) });
+  await pglite.waitReady;
+  await pglite.close();
   return dataDir;
 }
 
