@@ -50,7 +50,8 @@ function convertPart(transform: RouteTransform, input: TransformInput, part: str
     convertedFor = z.globalRegistry._idmap.size;
     convertedParts = new WeakMap();
   }
-  const key = status === undefined ? part : `response:${status}`;
+  // A response converts alike under every status (the error body under each of a route's errors).
+  const key = status === undefined ? part : 'response';
   let byPart = convertedParts.get(schema);
   let json = byPart?.get(key);
   if (json === undefined) {
