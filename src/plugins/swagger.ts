@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { oncePer } from '../shared/schemas.js';
 import { SCOPE_DESCRIPTIONS } from '../shared/scopes.js';
 import { z } from 'zod';
 import { type OperationFacts, finishDocument } from './openapi-document.js';
@@ -23,83 +24,72 @@ export const docsPolicy = (protocol: string) =>
   protocol === 'https' ? `${DOCS_POLICY}; upgrade-insecure-requests` : DOCS_POLICY;
 
 /** A named object's fields as an unnamed object (one per named object): @fastify/swagger makes no parameters of a $ref. */
-const unnamedCopies = new WeakMap<z.ZodObject, z.ZodObject>();
-const unnamed = (schema: unknown) => {
-  if (!(schema instanceof z.ZodObject) || !z.globalRegistry.get(schema)?.id) return schema;
-  let copy = unnamedCopies.get(schema);
-  if (!copy) unnamedCopies.set(schema, (copy = z.object(schema.shape)));
-  return copy;
-};
+const unnamedCopy = oncePer((schema: z.ZodObject) => z.object(schema.shape));
+const unnamed = (schema: unknown) => (schema instanceof z.ZodObject && z.globalRegistry.get(schema)?.id ? unnamedCopy(schema) : schema);
 
 type RouteTransform = ReturnType<typeof createJsonSchemaTransform>;
 type TransformInput = Parameters<RouteTransform>[0];
+type TransformObject = ReturnType<typeof createJsonSchemaTransformObject>;
 
 /**
- * Each zod schema's JSON Schema, by part (`body`, `params`, a response status), as
- * fastify-type-provider-zod converts it, kept for the process: the document converts the same
- * objects (the error bodies, a record's wire shape) for hundreds of operations, and a process
- * that builds several apps (a test worker) made each document again in 0.3 to 0.5 s. Kept as
- * JSON text, so that no document shares an object another one could change; dropped when the
- * set of named schemas changes, as component references depend on it.
+ * What the document converts once for the process, as fastify-type-provider-zod converts it: each
+ * zod schema's JSON Schema by part (`body`, `params`, a response), and the named schemas as
+ * components. The document converts the same objects (the error bodies, a record's wire shape) for
+ * hundreds of operations, and a process that builds several apps (a test worker) made each
+ * document again in 0.3 to 0.5 s. Kept as JSON text, so that no document shares an object another
+ * one could change; made again when the set of named schemas changes, as component references
+ * depend on it (the library's own registry cache keys on the same count).
  */
-let convertedParts = new WeakMap<object, Map<string, string>>();
-let convertedFor = -1;
+let conversions: { size: number; parts: WeakMap<object, Map<string, string>>; components?: string } | undefined;
+function currentConversions() {
+  const size = z.globalRegistry._idmap.size;
+  if (conversions?.size !== size) conversions = { size, parts: new WeakMap() };
+  return conversions;
+}
 
 function convertPart(transform: RouteTransform, input: TransformInput, part: string, schema: object, status?: string): unknown {
-  if (convertedFor !== z.globalRegistry._idmap.size) {
-    convertedFor = z.globalRegistry._idmap.size;
-    convertedParts = new WeakMap();
-  }
+  const { parts } = currentConversions();
   // A response converts alike under every status (the error body under each of a route's errors).
   const key = status === undefined ? part : 'response';
-  let byPart = convertedParts.get(schema);
+  let byPart = parts.get(schema);
   let json = byPart?.get(key);
   if (json === undefined) {
     const one = status === undefined ? { [part]: schema } : { response: { [status]: schema } };
     const out = transform({ ...input, schema: one } as TransformInput).schema as Record<string, unknown> & { response?: Record<string, unknown> };
     json = JSON.stringify(status === undefined ? out[part] : out.response![status]);
-    if (!byPart) convertedParts.set(schema, (byPart = new Map()));
+    if (!byPart) parts.set(schema, (byPart = new Map()));
     byPart.set(key, json);
   }
   return JSON.parse(json);
+}
+
+/** The document with the named schemas as components (`conversions`); the rest of the document is the one given. */
+function withComponents(input: Parameters<TransformObject>[0], transform: () => TransformObject): Record<string, unknown> {
+  const { openapiObject } = input as unknown as { openapiObject: Record<string, unknown> & { components?: Record<string, unknown> } };
+  const current = currentConversions();
+  // Converted over a document of no components, so that only the named schemas are kept.
+  current.components ??= JSON.stringify(
+    (transform()({ ...input, openapiObject: { ...openapiObject, components: {} } } as never) as { components: { schemas: Record<string, unknown> } }).components.schemas,
+  );
+  const ownComponents = openapiObject.components ?? {};
+  return {
+    ...openapiObject,
+    components: { ...ownComponents, schemas: { ...(ownComponents.schemas as object | undefined), ...JSON.parse(current.components) } },
+  };
 }
 
 /**
  * What the document says of a request body: whether it may be left out (Fastify validates a
  * missing body as null) and its example (`bodyExample`), once per body schema for the process.
  */
-const bodies = new WeakMap<z.ZodType, { optional: boolean; example: string | undefined }>();
+const bodyFactsOf = oncePer((body: z.ZodType) => {
+  const example = bodyExample(body);
+  return { optional: body.safeParse(null).success, example: example === undefined ? undefined : JSON.stringify(example) };
+});
 function factsOfBody(body: z.ZodType): { optional: boolean; example: () => unknown } {
-  let known = bodies.get(body);
-  if (!known) {
-    const example = bodyExample(body);
-    bodies.set(body, (known = { optional: body.safeParse(null).success, example: example === undefined ? undefined : JSON.stringify(example) }));
-  }
-  const { optional, example } = known;
+  const { optional, example } = bodyFactsOf(body);
   return { optional, example: () => (example === undefined ? undefined : JSON.parse(example)) };
 }
-
-/**
- * The document with the named schemas as components, converted once for the process while the
- * set of named schemas stays the same (the library's transform converts the whole registry,
- * 75 ms a document); the rest of the document is the one given.
- */
-let components: { size: number; schemas: string } | undefined;
-function withComponents(input: Parameters<TransformObject>[0], transform: () => TransformObject): Record<string, unknown> {
-  const { openapiObject } = input as unknown as { openapiObject: Record<string, unknown> & { components?: Record<string, unknown> } };
-  const size = z.globalRegistry._idmap.size;
-  if (components?.size !== size) {
-    // Converted over a document of no components, so that only the named schemas are kept.
-    const bare = transform()({ ...input, openapiObject: { ...openapiObject, components: {} } } as never) as { components: { schemas: Record<string, unknown> } };
-    components = { size, schemas: JSON.stringify(bare.components.schemas) };
-  }
-  const ownComponents = openapiObject.components ?? {};
-  return {
-    ...openapiObject,
-    components: { ...ownComponents, schemas: { ...(ownComponents.schemas as object | undefined), ...JSON.parse(components.schemas) } },
-  };
-}
-type TransformObject = ReturnType<typeof createJsonSchemaTransformObject>;
 
 /** The route's schema converted part by part (`convertPart`), in the order and shape the library's transform gives. */
 function convertRoute(transform: RouteTransform, input: TransformInput, schema: Record<string, unknown>): ReturnType<RouteTransform> {

@@ -6,15 +6,20 @@ import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { pgliteExtensions } from '../../src/db/client.js';
 
+/** What global setup made for the process tests on PGlite; a PostgreSQL run without them made nothing. */
+function pgliteProvided(name: 'pgliteDataDir' | 'pgliteUnmigrated'): string {
+  const path = inject(name);
+  if (!path) throw new Error('this PostgreSQL run made no PGlite data directory: the test needs embeddedProcessTests (TEST_EMBEDDED_PROCESSES=1)');
+  return path;
+}
+
 /**
  * `dataDir` holding a migrated, empty PGlite (a copy of the run's, made once in global setup): a
  * service started on it opens its database at once, where a fresh directory costs initdb and every
  * migration (about 10 s of CPU). The tests of a first start use a fresh directory.
  */
 export function migratedDataDir(dataDir: string): string {
-  const migrated = inject('pgliteDataDir');
-  if (!migrated) throw new Error('this PostgreSQL run made no PGlite data directory: the test needs embeddedProcessTests (TEST_EMBEDDED_PROCESSES=1)');
-  cpSync(join(migrated, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+  cpSync(join(pgliteProvided('pgliteDataDir'), 'pglite'), join(dataDir, 'pglite'), { recursive: true });
   return dataDir;
 }
 
@@ -24,8 +29,7 @@ export function migratedDataDir(dataDir: string): string {
  * CLI's `db migrate` test keeps a directory that does not exist yet, where PGlite runs initdb.
  */
 export async function unmigratedDataDir(dataDir: string): Promise<string> {
-  const dump = inject('pgliteUnmigrated');
-  if (!dump) throw new Error('this PostgreSQL run made no PGlite data directory: the test needs embeddedProcessTests (TEST_EMBEDDED_PROCESSES=1)');
+  const dump = pgliteProvided('pgliteUnmigrated');
   mkdirSync(dataDir, { recursive: true });
   const pglite = new PGlite(join(dataDir, 'pglite'), { extensions: pgliteExtensions, loadDataDir: new Blob([readFileSync(dump)]) });
   await pglite.waitReady;

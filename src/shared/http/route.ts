@@ -4,7 +4,7 @@ import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-z
 import { z } from 'zod';
 import type { KeyPrincipal, Permission } from '../permissions.js';
 import type { ErrorFormat } from '../errors.js';
-import { errorBody } from '../schemas.js';
+import { errorBody, oncePer } from '../schemas.js';
 import type { ResponseHeader } from '../../plugins/openapi-document.js';
 import { idempotencyHooks, idempotencyKeyHeader } from './idempotency.js';
 import { type Upload, type UploadForm, readUpload } from './upload.js';
@@ -263,9 +263,7 @@ export function documentRoute(app: FastifyInstance, route: RouteOptions, always:
  */
 export function withHeader(headers: unknown, name: string, schema: z.ZodType): unknown {
   if (headers !== undefined && !(headers instanceof z.ZodObject)) return headers;
-  const base: object = headers ?? NO_HEADERS;
-  const byHeader = extendedHeaders.get(base) ?? new Map<string, { schema: z.ZodType; extended: z.ZodObject }>();
-  extendedHeaders.set(base, byHeader);
+  const byHeader = extendedHeaders(headers ?? NO_HEADERS);
   const known = byHeader.get(name);
   if (known?.schema === schema) return known.extended;
   const extended = headers === undefined ? z.object({ [name]: schema }) : (headers as z.ZodObject).extend({ [name]: schema });
@@ -273,4 +271,4 @@ export function withHeader(headers: unknown, name: string, schema: z.ZodType): u
   return extended;
 }
 const NO_HEADERS = {};
-const extendedHeaders = new WeakMap<object, Map<string, { schema: z.ZodType; extended: z.ZodObject }>>();
+const extendedHeaders = oncePer((_base: object) => new Map<string, { schema: z.ZodType; extended: z.ZodObject }>());
