@@ -53,6 +53,26 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const trustProxyOption = (trust: Config['trustProxy']) =>
   typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 
+const DISPLAY_NAME = Symbol.for('fastify.display-name');
+
+/**
+ * Fastify names a plugin (for its errors and `printPlugins`) by its display name, else by looking
+ * for it among the exports of every CommonJS module loaded (`Object.keys(require.cache)`, twice per
+ * `register`): with the service's dependencies loaded, 13 ms and 11 MB of garbage an app, a fifth of
+ * what building one allocates. Our plugins are named functions, never a module's whole export, so
+ * they get their function's name up front, as `fastify-plugin` gives the packages' their declared one.
+ * Instances made by `register` inherit the root's `register`, so this covers every level.
+ */
+function nameEveryPlugin(app: { register: (...args: never[]) => unknown }): void {
+  const register = app.register;
+  app.register = function (this: unknown, plugin: unknown, ...rest: unknown[]) {
+    if (typeof plugin === 'function' && !(DISPLAY_NAME in plugin)) {
+      Object.defineProperty(plugin, DISPLAY_NAME, { value: plugin.name || 'anonymous' });
+    }
+    return (register as (...args: unknown[]) => unknown).call(this, plugin, ...rest);
+  } as typeof register;
+}
+
 /** The whole HTTP application; the server and every test build it the same way. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
@@ -80,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();
 
+  nameEveryPlugin(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler({ verify: config.env === 'test' }));
 
