@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { expect, inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
@@ -88,9 +88,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.TEST_DATABASE_URL;
   const template = inject('templateDatabase');
   if (!url || !template) {
-    // Loading the migrated dump skips the migrations, the main cost of a file on PGlite.
+    // Loading the migrated dump skips the migrations, the main cost of a file on PGlite. A Blob
+    // backed by the file, not one made from its bytes read into memory: PGlite reads it whole
+    // (`arrayBuffer()`), which from a Blob of a 45 MB Buffer cost 0.6 s more CPU (chunk by chunk).
     const dump = inject('pgliteTemplate');
-    const database = await createDatabase(dump ? { pgliteLoadDataDir: new Blob([await readFile(dump)]) } : {});
+    const database = await createDatabase(dump ? { pgliteLoadDataDir: await openAsBlob(dump) } : {});
     if (!dump) await migrate(database);
     return { database, drop: async () => {} };
   }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, openAsBlob } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -31,7 +31,7 @@ export function migratedDataDir(dataDir: string): string {
 export async function unmigratedDataDir(dataDir: string): Promise<string> {
   const dump = pgliteProvided('pgliteUnmigrated');
   mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(join(dataDir, 'pglite'), { extensions: pgliteExtensions, loadDataDir: new Blob([readFileSync(dump)]) });
+  const pglite = new PGlite(join(dataDir, 'pglite'), { extensions: pgliteExtensions, loadDataDir: await openAsBlob(dump) });
   await pglite.waitReady;
   await pglite.close();
   return dataDir;
