@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoTimestamp, recordKey, uuid } from './schemas.js';
-import { iso, isoOrNull } from './time.js';
+import { stamps } from './time.js';
 
 /**
  * A media's record with a stable key, a name and a description (content types, topics): its
@@ -47,7 +47,5 @@ export const toDescribedRecord = (row: DescribedRow) => ({
   key: row.key,
   name: row.name,
   description: row.description,
-  inserted_at: iso(row.insertedAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
+  ...stamps(row),
 });

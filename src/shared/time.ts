@@ -10,3 +10,10 @@ export const iso = (value: Date | string): string =>
 
 export const isoOrNull = (value: Date | string | null | undefined): string | null =>
   value === null || value === undefined ? null : iso(value);
+
+/** The timestamps of a soft-deletable record, as its wire shape carries them. */
+export const stamps = (row: { insertedAt: Date | string; updatedAt: Date | string; deletedAt: Date | string | null | undefined }) => ({
+  inserted_at: iso(row.insertedAt),
+  updated_at: iso(row.updatedAt),
+  deleted_at: isoOrNull(row.deletedAt),
+});

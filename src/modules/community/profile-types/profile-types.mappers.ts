@@ -1,4 +1,4 @@
-import { iso, isoOrNull } from '../../../shared/time.js';
+import { iso, stamps } from '../../../shared/time.js';
 import type { ProfileTypeWithMetadata } from './profile-types.repository.js';
 import type { PROFILE_KINDS } from './profile-types.schemas.js';
 
@@ -30,9 +30,7 @@ const fieldsOf = (row: ProfileTypeWithMetadata) => ({
 
 export const toProfileType = (row: ProfileTypeWithMetadata) => ({
   ...fieldsOf(row),
-  inserted_at: iso(row.insertedAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
+  ...stamps(row),
 });
 
 /** Reader view (spec 2.5): a profile type has no per-language fields; meta.locales follows the media's. */

@@ -1,6 +1,6 @@
 import { type BlockRow, type ImageUrl, toWireBlock } from '../../../shared/blocks.js';
 import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
-import { iso, isoOrNull } from '../../../shared/time.js';
+import { iso, isoOrNull, stamps } from '../../../shared/time.js';
 import type { KindDef, KindRow } from './profiles.kind.js';
 import type { ProfileRecord, ProfileSummary, ProfileTree } from './profiles.repository.js';
 import { ADDRESS_FIELDS, CONTACT_FIELDS } from './profiles.schemas.js';
@@ -46,9 +46,7 @@ export function profileMappers(urlOf: ImageUrl) {
       description_text: l.descriptionText,
       deleted_at: isoOrNull(l.deletedAt),
     })),
-    inserted_at: iso(row.insertedAt),
-    updated_at: iso(row.updatedAt),
-    deleted_at: isoOrNull(row.deletedAt),
+    ...stamps(row),
   });
 
   /** Reader list item (spec 2.3 for a person): one language, contact in its own language. */

@@ -1,4 +1,4 @@
-import { iso, isoOrNull } from '../../../shared/time.js';
+import { iso, stamps } from '../../../shared/time.js';
 import type { Gravity, ImageType } from './assets.images.js';
 import type { AssetImageWithLocales } from './assets.repository.js';
 import type { AssetRow } from './assets.table.js';
@@ -22,7 +22,5 @@ export const toAssetImage = (row: AssetImageWithLocales) => ({
   name: row.name,
   gravity: row.gravity as Gravity,
   locales: row.locales.map((l) => ({ id: l.id, locale: l.locale, credit: l.credit, caption_html: l.captionHtml })),
-  inserted_at: iso(row.insertedAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
+  ...stamps(row),
 });

@@ -1,6 +1,6 @@
 import type { ReaderView } from '../../../shared/http/reader.js';
 import { readerNamed, toNamedLocales } from '../../../shared/named-locales.js';
-import { iso, isoOrNull } from '../../../shared/time.js';
+import { iso, stamps } from '../../../shared/time.js';
 import type { CategoryWithLocales } from './categories.repository.js';
 
 export const toBackofficeCategory = (row: CategoryWithLocales) => ({
@@ -8,9 +8,7 @@ export const toBackofficeCategory = (row: CategoryWithLocales) => ({
   locales: toNamedLocales(row.locales),
   svg_icon: row.svgIcon,
   is_archived: row.isArchived,
-  inserted_at: iso(row.insertedAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
+  ...stamps(row),
 });
 
 /** Reader view (spec 2.4): one language, chosen by the locale rule. */

@@ -1,6 +1,6 @@
 import { type BlockRow, type ImageUrl, type ResolvedImage, type StoredFields, toServedImage, toWireBlock, toWireVideo } from '../../../shared/blocks.js';
 import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
-import { iso, isoOrNull } from '../../../shared/time.js';
+import { iso, isoOrNull, stamps } from '../../../shared/time.js';
 import type { ContentBlockRow, ContentLocaleRecord, ContentRecord, ContentTree } from './contents.repository.js';
 import type { VISUAL_TYPES } from './contents.schemas.js';
 
@@ -53,9 +53,7 @@ export function contentMappers(urlOf: ImageUrl) {
     published_at: isoOrNull(row.publishedAt),
     released_at: isoOrNull(row.releasedAt),
     released_at_timezone: row.releasedAtTimezone,
-    inserted_at: iso(row.insertedAt),
-    updated_at: iso(row.updatedAt),
-    deleted_at: isoOrNull(row.deletedAt),
+    ...stamps(row),
   });
 
   /** Reader view: one language by the locale rule, flat. */

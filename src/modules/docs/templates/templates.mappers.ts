@@ -1,5 +1,5 @@
 import type { BlockKind } from '../../../shared/blocks.js';
-import { iso, isoOrNull } from '../../../shared/time.js';
+import { iso, stamps } from '../../../shared/time.js';
 import type { TemplateRecord } from './templates.repository.js';
 
 export const toTemplate = (row: TemplateRecord) => ({
@@ -9,9 +9,7 @@ export const toTemplate = (row: TemplateRecord) => ({
   name: row.name,
   block_kinds: row.blockKinds as BlockKind[],
   metadata_keys: row.metadataKeys,
-  inserted_at: iso(row.insertedAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
+  ...stamps(row),
 });
 
 /** Reader view, in assocs.templates: what a front end needs to pick a layout. */

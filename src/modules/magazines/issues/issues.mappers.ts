@@ -1,7 +1,7 @@
 import type { ImageUrl } from '../../../shared/blocks.js';
 import { toServedImage } from '../../../shared/blocks.js';
 import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
-import { iso, isoOrNull } from '../../../shared/time.js';
+import { iso, isoOrNull, stamps } from '../../../shared/time.js';
 import type { BlockRecord, IssueLocaleRecord, IssueRecord, SectionContentRecord, SectionRecord, SlotRecord } from './issues.repository.js';
 import type { ISSUE_VISUAL_TYPES } from './issues.schemas.js';
 
@@ -31,9 +31,7 @@ export function issueMappers(urlOf: ImageUrl) {
       description_html: l.descriptionHtml,
       description_text: l.descriptionText,
     })),
-    inserted_at: iso(row.insertedAt),
-    updated_at: iso(row.updatedAt),
-    deleted_at: isoOrNull(row.deletedAt),
+    ...stamps(row),
   });
 
   const toSection = (row: SectionRecord) => ({
@@ -49,9 +47,7 @@ export function issueMappers(urlOf: ImageUrl) {
       description_text: l.descriptionText,
       deleted_at: isoOrNull(l.deletedAt),
     })),
-    inserted_at: iso(row.insertedAt),
-    updated_at: iso(row.updatedAt),
-    deleted_at: isoOrNull(row.deletedAt),
+    ...stamps(row),
   });
 
   const toSlot = (row: SlotRecord) => ({
@@ -80,9 +76,7 @@ export function issueMappers(urlOf: ImageUrl) {
     section_id: row.sectionId,
     content_id: row.contentId,
     position: row.position,
-    inserted_at: iso(row.insertedAt),
-    updated_at: iso(row.updatedAt),
-    deleted_at: isoOrNull(row.deletedAt),
+    ...stamps(row),
   });
 
   /** Reader: a section in one language by the locale rule. */

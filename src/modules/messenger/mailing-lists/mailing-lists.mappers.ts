@@ -1,6 +1,6 @@
 import type { ReaderView } from '../../../shared/http/reader.js';
 import { readerNamed, toNamedLocales } from '../../../shared/named-locales.js';
-import { iso, isoOrNull } from '../../../shared/time.js';
+import { iso, stamps } from '../../../shared/time.js';
 import type { MailingListRecord } from './mailing-lists.repository.js';
 
 export const toMailingList = (row: MailingListRecord) => ({
@@ -8,9 +8,7 @@ export const toMailingList = (row: MailingListRecord) => ({
   locales: toNamedLocales(row.locales),
   is_public: row.isPublic,
   double_opt_in: row.doubleOptIn,
-  inserted_at: iso(row.insertedAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
+  ...stamps(row),
 });
 
 /** Reader view: the list's name and description in the asked language. */
