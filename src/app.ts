@@ -33,6 +33,13 @@ export interface AppDeps {
   redis?: Redis;
   /** Where mail goes instead of SMTP_URL's server (tests, bench). */
   mailTransport?: MailTransport;
+  /**
+   * The service's shared secrets by name (the cursors' HMAC key, the mail links' token key); when
+   * left out, read from the database, where the first instance to start creates them.
+   */
+  secrets?: (name: string) => Promise<Buffer>;
+  /** false: the job runner does not look for waiting work when the app is ready (an app built for its OpenAPI document). */
+  findWork?: boolean;
 }
 
 declare module 'fastify' {
@@ -132,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     webhooks: { allowPrivate: config.webhookAllowPrivate, retryBaseMs: config.webhookRetryBaseMs, deliveryRetentionDays: config.webhookDeliveryRetentionDays },
     auditRetentionDays: config.auditRetentionDays,
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, leaseSeconds: config.mailLeaseSeconds, ...(deps.mailTransport && { transport: deps.mailTransport }) },
+    ...(deps.secrets && { secret: deps.secrets }),
   });
   app.decorate('services', services);
   app.decorate('idempotencyKeys', idempotencyStore(database.db));
@@ -177,7 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => services.core.storage.close());
   // The job queues (messenger's sends, webhook deliveries) work while the app is up: started once ready
   // when work waits, else with the first job; stopped before the database closes, after the outbox's run.
-  app.addHook('onReady', () => services.jobs.ready());
+  if (deps.findWork !== false) app.addHook('onReady', () => services.jobs.ready());
   app.addHook('onClose', async () => {
     await services.messenger.stop();
     await services.jobs.stop();

@@ -31,9 +31,12 @@ export async function createServices(deps: {
   mail?: { smtpUrl?: string | undefined; from: string; leaseSeconds: number; transport?: MailTransport };
   /** Invalidation of access-deciding caches across instances (Redis); local only when left out. */
   cacheBus?: CacheBus;
+  /** The service's shared secrets by name; read from the database (the first instance creates them) when left out. */
+  secret?: (name: string) => Promise<Buffer>;
 }) {
   const cacheBus = deps.cacheBus ?? createCacheBus();
-  const pager = new Paginator(await serviceSecret(deps.db, 'cursor_hmac_key'));
+  const secret = deps.secret ?? ((name: string) => serviceSecret(deps.db, name));
+  const pager = new Paginator(await secret('cursor_hmac_key'));
   // One pg-boss for every module's queue (messenger's sends, core's webhook deliveries).
   const jobs = createJobRunner({ db: deps.db, logger: deps.logger });
   const core = createCoreServices({ db: deps.db, pager, logger: deps.logger, jobs, cacheBus, ...(deps.assets && { assets: deps.assets }), ...(deps.webhooks && { webhooks: deps.webhooks }), ...(deps.auditRetentionDays && { auditRetentionDays: deps.auditRetentionDays }) });
@@ -111,6 +114,7 @@ export async function createServices(deps: {
       imageExists: core.assets.imageByKey,
     }),
     messenger: await createMessengerServices({
+      tokenKey: await secret('messenger_token_key'),
       db: deps.db,
       pager,
       logger: deps.logger,

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
-import { serviceSecret } from '../../db/secrets.js';
 import type { Paginator } from '../../shared/paging.js';
 import { mailEventsBackofficeRoutes } from './mail-events/mail-events.backoffice.routes.js';
 import { createMailEventsService } from './mail-events/mail-events.service.js';
@@ -33,6 +32,8 @@ export type { MailTransport } from './mailer/mail-transport.js';
 
 export interface MessengerOptions {
   db: Db;
+  /** The key of the unsubscribe and confirmation links' tokens, the same on every instance. */
+  tokenKey: Buffer;
   pager: Paginator;
   logger: Logger;
   /** The app's job runner: the send queue is one of its queues. */
@@ -57,7 +58,7 @@ const domainOf = (from: string) => (/<([^>]+)>/.exec(from)?.[1] ?? from).split('
 
 export async function createMessengerServices(options: MessengerOptions) {
   const { db, pager, logger } = options;
-  const tokens = createTokenSigner(await serviceSecret(db, 'messenger_token_key'));
+  const tokens = createTokenSigner(options.tokenKey);
   const links = mailLinks(options.publicBaseUrl);
   const domain = domainOf(options.mailFrom);
   const transport = options.transport ?? (options.smtpUrl ? smtpTransport(options.smtpUrl, options.mailFrom) : undefined);
