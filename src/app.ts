@@ -37,7 +37,7 @@ export interface AppDeps {
    * The service's shared secrets by name (the cursors' HMAC key, the mail links' token key); when
    * left out, read from the database, where the first instance to start creates them.
    */
-  secrets?: (name: string) => Promise<Buffer>;
+  secret?: (name: string) => Promise<Buffer>;
   /** false: the job runner does not look for waiting work when the app is ready (an app built for its OpenAPI document). */
   findWork?: boolean;
 }
@@ -139,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     webhooks: { allowPrivate: config.webhookAllowPrivate, retryBaseMs: config.webhookRetryBaseMs, deliveryRetentionDays: config.webhookDeliveryRetentionDays },
     auditRetentionDays: config.auditRetentionDays,
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, leaseSeconds: config.mailLeaseSeconds, ...(deps.mailTransport && { transport: deps.mailTransport }) },
-    ...(deps.secrets && { secret: deps.secrets }),
+    ...(deps.secret && { secret: deps.secret }),
   });
   app.decorate('services', services);
   app.decorate('idempotencyKeys', idempotencyStore(database.db));

@@ -148,7 +148,7 @@ async function openapi(args: string[], io: Io, config: Config) {
   // work. An embedded database here cost 6 to 9 s of CPU for initdb and the migrations.
   const { buildApp } = await import('./app.js');
   const database = await createDatabase({ databaseUrl: 'postgres://openapi@127.0.0.1:1/none' });
-  const app = await buildApp({ config: { ...config, logLevel: 'silent' }, database, secrets: async () => randomBytes(32), findWork: false });
+  const app = await buildApp({ config: { ...config, logLevel: 'silent' }, database, secret: async () => randomBytes(32), findWork: false });
   try {
     await app.ready();
     io.out(JSON.stringify(app.swagger(), null, 2));
