@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { RouteEntry } from '../../plugins/route-table.js';
@@ -15,8 +15,22 @@ export function notModified(header: string | string[] | undefined, etag: string)
   });
 }
 
-/** A strong ETag of a body: its SHA-256, base64url. */
-export const etagOf = (body: string | Buffer): string => `"${hash('sha256', body, 'base64url')}"`;
+/** A character past Latin-1: a string without one is hashed as Latin-1, one byte per character. */
+const WIDE = /[\u0100-\uffff]/;
+
+/**
+ * A strong ETag of a body: the SHA-256 (base64url, 43 characters) of its characters. A string whose
+ * characters all fit in Latin-1 (every answer in English, French, German, Spanish...) is hashed as
+ * those bytes: hashing it as UTF-8 made Node encode it first, half the cost (a page of 20 categories
+ * with French names, 9.8 KB: 10.4 µs as UTF-8, 5.5 as Latin-1; V8 knows such a string has no wider
+ * character, so the test is free). For ASCII the two are the same bytes. Any other body (bytes, a
+ * string with a wider character) is hashed as its UTF-8 bytes and its tag starts with `u`, so that
+ * no tag of one kind can equal a tag of the other.
+ */
+export const etagOf = (body: string | Buffer): string =>
+  typeof body === 'string' && !WIDE.test(body)
+    ? `"${createHash('sha256').update(body, 'latin1').digest('base64url')}"`
+    : `"u${hash('sha256', body, 'base64url')}"`;
 
 /**
  * Sends a generated document (a feed, a sitemap) with its validators: `ETag` (of the bytes) and
@@ -52,12 +66,12 @@ export function sendConditional(
   return reply.type(doc.type).send(made ?? (doc.body as () => string)());
 }
 
-/** The length (in UTF-16 units) from which a read's body is sent as the bytes its ETag hashed. */
+/** The length (in UTF-16 units) from which a read's body with a character past Latin-1 is sent as the bytes its ETag hashed. */
 const ENCODE_ONCE_FROM = 16_384;
 
 /**
  * An onSend hook for a tree (Backoffice, Reader): every success answer with a body gets a
- * strong `ETag` of its bytes, unless the route set its own (a feed, an asset); a `GET` or `HEAD`
+ * strong `ETag` of its characters (`etagOf`), unless the route set its own (a feed, an asset); a `GET` or `HEAD`
  * whose `If-None-Match` matches is answered 304 with no body. `cacheControl` names the answer's
  * Cache-Control (a route that sets its own keeps it).
  */
@@ -70,12 +84,13 @@ export function validators(cacheControl: (req: FastifyRequest, reply: FastifyRep
       if (value) reply.header('cache-control', value);
     }
     if ((reply.statusCode !== 200 && reply.statusCode !== 201) || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return done(null, payload);
-    // A large read's body is encoded to UTF-8 once, here: hashing a string encodes it, and so
-    // would Fastify's Content-Length and the socket's write (a Reader page of 50 KB: about 30 µs
-    // each). A small one stays a string, which Node writes in one piece with the headers and which
-    // costs less to hash than to copy (a record of 500 bytes: 0.6 against 1 µs). A write's stays a
-    // string for the hooks after this one (idempotency keeps it as text).
-    const body = read && typeof payload === 'string' && payload.length >= ENCODE_ONCE_FROM ? Buffer.from(payload) : payload;
+    // A large read's body with a character past Latin-1 is encoded to UTF-8 once, here: hashing
+    // such a string encodes it, and so would Fastify's Content-Length and the socket's write (a
+    // Reader page of 50 KB: about 30 µs each); its tag is the same either way (of its UTF-8 bytes).
+    // Any other stays a string: Node writes a small one in one piece with the headers, and a
+    // Latin-1 one is hashed without being encoded. A write's stays a string for the hooks after
+    // this one (idempotency keeps it as text).
+    const body = read && typeof payload === 'string' && payload.length >= ENCODE_ONCE_FROM && WIDE.test(payload) ? Buffer.from(payload) : payload;
     let etag = reply.getHeader('etag') as string | undefined;
     if (!etag) reply.header('etag', (etag = etagOf(body)));
     if (read && notModified(req.headers['if-none-match'], etag)) {
