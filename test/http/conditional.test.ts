@@ -68,12 +68,12 @@ describe('conditional reads (ETag, If-None-Match)', () => {
     expect(latin.headers.etag).toBe(`"${sha256(latin.body, 'latin1')}"`);
     expect(latin.headers.etag).not.toBe(`"${sha256(latin.rawPayload)}"`);
     expect((await editor.get(`/core/v2/categories/${french.id}`, { 'if-none-match': latin.headers.etag as string })).statusCode).toBe(304);
-    // The same name written otherwise is another representation, another tag.
     // If-Match names the same tag a read sent (the write reads its version the same way).
     const write = await editor.patch(`/core/v2/categories/${french.id}`, { locales: [{ locale: 'fr', name: 'Economie et société' }] }, { 'if-match': latin.headers.etag as string });
     expect(write.statusCode, write.body).toBe(200);
     const stale = await editor.patch(`/core/v2/categories/${french.id}`, { is_archived: true }, { 'if-match': latin.headers.etag as string });
     expectError(stale, 412, 'precondition_failed');
+    // The same name written otherwise is another representation, another tag.
     const changed = await editor.get(`/core/v2/categories/${french.id}`);
     expect(changed.headers.etag).toBe(`"${sha256(changed.body, 'latin1')}"`);
     expect(changed.headers.etag).not.toBe(latin.headers.etag);

@@ -33,7 +33,7 @@ export const etagOf = (body: string | Buffer): string =>
     : `"u${hash('sha256', body, 'base64url')}"`;
 
 /**
- * Sends a generated document (a feed, a sitemap) with its validators: `ETag` (of the bytes) and
+ * Sends a generated document (a feed, a sitemap) with its validators: `ETag` (its `etagOf`) and
  * `Last-Modified` (the newest record it shows), and 304 with no body to a conditional request
  * that matches (If-None-Match first; If-Modified-Since only without it, RFC 9110 13.2.2).
  */
