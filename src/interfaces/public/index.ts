@@ -85,7 +85,7 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     reply.header('cache-control', success ? (req.routeOptions.config.cacheControl ?? 'public, max-age=60') : 'no-store');
     done(null, payload);
   });
-  // The Backoffice's and Reader's validators (a strong ETag of the bytes, 304 to If-None-Match,
+  // The Backoffice's and Reader's validators (a strong ETag of the answer, 304 to If-None-Match,
   // HEAD alike), after the onSend above: its Cache-Control stands, and the ETag hashes the answer as sent.
   app.addHook('onSend', validators(() => undefined));
   await applyRateLimit(app, {
