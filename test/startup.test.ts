@@ -32,7 +32,7 @@ afterEach(async () => {
 /** `npm start`: the sources through tsx, as the README's quick start runs them. */
 const start = (cwd: string, env: Record<string, string>) => spawnNode(['--import', TSX, MAIN], { cwd, env });
 /**
- * The same server from the sources transpiled once per run (`serverArgs`), as the other process
+ * The same server from the sources bundled once per run (`serverArgs`), as the other process
  * tests start it: for the starts whose subject is not the loader but what the server does on a data
  * directory already there (a second process refused, a warm restart, a stale lock), about 1.9 s of
  * CPU less each than tsx transforming every module again.
