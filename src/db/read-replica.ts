@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
+import { scopedStorage } from '../shared/scoped-storage.js';
 
 /**
  * DATABASE_READ_URL: the published reads of the Reader and Public trees go to a replica.
@@ -12,7 +12,7 @@ import type pg from 'pg';
  * Backoffice, Operator and delivery request. Routing happens per query, not per statement
  * object, so a prepared statement built in one scope is run on the right pool in another.
  */
-const scope = new AsyncLocalStorage<true>();
+const scope = scopedStorage<true>();
 
 /** The trees whose reads may go to the replica. */
 const READ_TREES = ['/api/media/v1/', '/api/public/'];

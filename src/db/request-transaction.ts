@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { scopedStorage } from '../shared/scoped-storage.js';
 import type { Db, Tx } from './client.js';
 
 /** A request's transaction while its handler runs; closed (`open` false) once the handler is done. */
@@ -11,7 +11,7 @@ interface Store {
   joinTransaction: (work: (tx: Tx) => Promise<unknown>) => Promise<unknown>;
 }
 
-const storage = new AsyncLocalStorage<Store>();
+const storage = scopedStorage<Store>();
 const bases = new WeakMap<object, Db>();
 
 /**

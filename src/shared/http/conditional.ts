@@ -1,9 +1,9 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { RouteEntry } from '../../plugins/route-table.js';
 import { AppError } from '../errors.js';
+import { scopedStorage } from '../scoped-storage.js';
 import { type AnyRouteDef, contextOf } from './route.js';
 
 /** If-None-Match against one strong ETag: a list of tags (weak ones compared weakly) or `*`. */
@@ -121,7 +121,7 @@ export const preconditionFailed = () =>
  * (`lock`, `softDelete`), so a write that slipped in between the first check and the lock is a
  * 412, not a lost update. Once passed under the lock it holds for the rest of the transaction.
  */
-export const precondition = new AsyncLocalStorage<{ id: string; check: () => Promise<boolean>; locked?: boolean }>();
+export const precondition = scopedStorage<{ id: string; check: () => Promise<boolean>; locked?: boolean }>();
 
 /** The optional `If-Match` header of a Backoffice write (validation and OpenAPI). */
 export const ifMatchHeader = z

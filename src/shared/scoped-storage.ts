@@ -1,0 +1,45 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Whether this runtime's AsyncLocalStorage is built on async hooks (Node 20 and 22): there, an
+ * instance that has run once keeps a promise hook on every promise and an init hook on every
+ * async resource of the process until it is disabled, whether anything reads it or not (about 10
+ * µs a categories page, in the bench, once a single write had run). Node 24's (AsyncContextFrame)
+ * costs nothing while idle and has no `_enable`.
+ */
+const HOOKED = typeof (AsyncLocalStorage.prototype as unknown as { _enable?: unknown })._enable === 'function';
+
+/**
+ * An AsyncLocalStorage whose hooks are on only while one of its runs is under way: each `run`
+ * counts itself in until what it returns settles, and the last one out disables the instance. A
+ * store is seen by the work of its run, as before; work that outlives its run (a timer it left)
+ * sees none once no run is under way, so a store whose end matters says so itself (`open`).
+ * Reads that run while no write transaction is open pay no hook.
+ */
+export function scopedStorage<T>() {
+  const storage = new AsyncLocalStorage<T>();
+  let running = 0;
+  const leave = () => {
+    running -= 1;
+    if (running === 0 && HOOKED) storage.disable();
+  };
+  return {
+    getStore: (): T | undefined => storage.getStore(),
+    /** `work` with `store` as the store of everything it starts, until what it returns settles. */
+    run<R>(store: T, work: () => R): R {
+      running += 1;
+      let result: R;
+      try {
+        result = storage.run(store, work);
+      } catch (error) {
+        leave();
+        throw error;
+      }
+      if (result instanceof Promise) return result.finally(leave) as R;
+      leave();
+      return result;
+    },
+    /** `work` with no store (its synchronous part; what it starts then inherits none). */
+    exit: <R>(work: () => R): R => storage.exit(work),
+  };
+}
