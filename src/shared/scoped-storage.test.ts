@@ -1,12 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { scopedStorage } from './scoped-storage.js';
+import { HOOKED, scopedStorage } from './scoped-storage.js';
 
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
-const HOOKED = typeof (AsyncLocalStorage.prototype as unknown as { _enable?: unknown })._enable === 'function';
 
 describe('scopedStorage', () => {
   it('gives a run its store across awaits and timers, and none outside it', async () => {

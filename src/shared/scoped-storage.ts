@@ -7,14 +7,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * µs a categories page, in the bench, once a single write had run). Node 24's (AsyncContextFrame)
  * costs nothing while idle and has no `_enable`.
  */
-const HOOKED = typeof (AsyncLocalStorage.prototype as unknown as { _enable?: unknown })._enable === 'function';
+export const HOOKED = typeof (AsyncLocalStorage.prototype as unknown as { _enable?: unknown })._enable === 'function';
 
 /**
  * An AsyncLocalStorage whose hooks are on only while one of its runs is under way: each `run`
  * counts itself in until what it returns settles, and the last one out disables the instance. A
  * store is seen by the work of its run, as before; work that outlives its run (a timer it left)
  * sees none once no run is under way, so a store whose end matters says so itself (`open`).
- * Reads that run while no write transaction is open pay no hook.
+ * A request pays the hooks only while a run is under way: a write's transaction, a precondition,
+ * or, with a replica configured (DATABASE_READ_URL), a Reader or Public read's own read scope.
  */
 export function scopedStorage<T>() {
   const storage = new AsyncLocalStorage<T>();
