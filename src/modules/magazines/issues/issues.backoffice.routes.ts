@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { list, one } from '../../../shared/envelopes.js';
 import { backofficeResource, orderedSetRoutes } from '../../../shared/http/resource.js';
-import { route } from '../../../shared/http/route.js';
-import { dataOf, idParams, listOf, noContent, pagingQuery, uuid } from '../../../shared/schemas.js';
+import { idParams } from '../../../shared/schemas.js';
 import { magazinesTags } from '../magazines.tags.js';
 import type { IssueMappers } from './issues.mappers.js';
 import {
@@ -24,51 +21,36 @@ import {
 } from './issues.schemas.js';
 import type { IssuesService } from './issues.service.js';
 
-const read = { permission: 'magazines:read' } as const;
-const write = { permission: 'magazines:write' } as const;
+/** The permissions of every route here: magazines' read and write. */
+const access = { read: 'magazines:read', write: 'magazines:write' } as const;
 
 /** /magazines/v2: issues, sections, section blocks, slots and section contents. */
 export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesService; mappers: IssueMappers }> = async (app, { issues, mappers }) => {
   const { toIssue, toSection, toBlock, toSlot, toSectionContent } = mappers;
 
   // ---- Issues
-  const workspaceParams = z.object({ workspace_id: uuid });
-  route(app, {
-    method: 'GET',
-    url: '/workspaces/:workspace_id/issues',
-    operationId: 'listIssues',
-    summary: 'List issues of a workspace',
-    description: 'Live issues of the workspace, newest first.',
-    tag: magazinesTags.issues,
-    access: read,
-    params: workspaceParams,
-    querystring: pagingQuery,
-    response: { 200: listOf(issueSchema) },
-    handler: async (ctx, { params, query }, reply) => list(reply.request, await issues.listIssues(ctx, params.workspace_id, query), toIssue),
-  });
-  route(app, {
-    method: 'POST',
-    url: '/workspaces/:workspace_id/issues',
-    operationId: 'createIssue',
-    summary: 'Create an issue in a workspace',
-    description: 'The issue type, asset images of visuals and the workspace must be the media’s (404 otherwise).',
-    tag: magazinesTags.issues,
-    access: write,
-    params: workspaceParams,
-    body: issueCreateBody,
-    response: { 201: dataOf(issueSchema) },
-    handler: async (ctx, { params, body }) => one(toIssue(await issues.createIssue(ctx, params.workspace_id, body))),
-  });
-
   const issue = backofficeResource(app, {
     path: '/issues',
     names: { one: 'Issue', many: 'Issues' },
     tag: magazinesTags.issues,
     item: issueSchema,
     map: toIssue,
-    read: 'magazines:read',
-    write: 'magazines:write',
+    ...access,
   });
+  issue.listUnder(
+    { url: '/workspaces/:workspace_id/issues', operationId: 'listIssues', summary: 'List issues of a workspace', description: 'Live issues of the workspace, newest first.' },
+    issues.listIssues,
+  );
+  issue.createUnder(
+    {
+      url: '/workspaces/:workspace_id/issues',
+      operationId: 'createIssue',
+      summary: 'Create an issue in a workspace',
+      description: 'The issue type, asset images of visuals and the workspace must be the media’s (404 otherwise).',
+      body: issueCreateBody,
+    },
+    issues.createIssue,
+  );
   issue.get({ summary: 'Issue by id' }, issues.getIssue);
   issue.update(
     {
@@ -93,69 +75,55 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   );
 
   // ---- Sections
-  route(app, {
-    method: 'GET',
-    url: '/issues/:id/sections',
-    operationId: 'listSections',
-    summary: 'Sections of an issue',
-    description: 'Live sections of the issue in position order.',
-    tag: magazinesTags.sections,
-    access: read,
-    params: idParams,
-    querystring: pagingQuery,
-    response: { 200: listOf(sectionSchema) },
-    handler: async (ctx, { params, query }, reply) => list(reply.request, await issues.listSections(ctx, params.id, query), toSection),
-  });
-  route(app, {
-    method: 'POST',
-    url: '/issues/:id/sections',
-    operationId: 'createSection',
-    summary: 'Create a section in an issue',
-    description: 'The key is unique among the issue’s live sections (409).',
-    tag: magazinesTags.sections,
-    access: write,
-    params: idParams,
-    body: sectionCreateBody,
-    response: { 201: dataOf(sectionSchema) },
-    errors: [409],
-    handler: async (ctx, { params, body }) => one(toSection(await issues.createSection(ctx, params.id, body))),
-  });
   const section = backofficeResource(app, {
     path: '/sections',
     names: { one: 'Section', many: 'Sections' },
     tag: magazinesTags.sections,
     item: sectionSchema,
     map: toSection,
-    read: 'magazines:read',
-    write: 'magazines:write',
+    ...access,
   });
+  section.listUnder(
+    { url: '/issues/:id/sections', operationId: 'listSections', summary: 'Sections of an issue', description: 'Live sections of the issue in position order.' },
+    issues.listSections,
+  );
+  section.createUnder(
+    {
+      url: '/issues/:id/sections',
+      operationId: 'createSection',
+      summary: 'Create a section in an issue',
+      description: 'The key is unique among the issue’s live sections (409).',
+      body: sectionCreateBody,
+      errors: [409],
+    },
+    issues.createSection,
+  );
   section.get({ summary: 'Section by id' }, issues.getSection);
   section.update(
     { summary: 'Update a section', description: 'Fields left out keep their value; `locales` is the complete set.', body: sectionUpdateBody, errors: [409] },
     issues.updateSection,
   );
   section.remove({ summary: 'Remove a section (soft)', description: 'Its locales, blocks, slots and contents go with it.' }, issues.removeSection);
-  route(app, {
-    method: 'GET',
-    url: '/sections/:id/contents',
-    operationId: 'listSectionContentsOfSection',
-    summary: 'Contents of a section',
-    description: 'The section’s content entries in position order.',
+  // The section contents (below) of one section.
+  const sectionContent = backofficeResource(app, {
+    path: '/section-contents',
+    names: { one: 'SectionContent', many: 'SectionContents' },
     tag: magazinesTags.sectionContents,
-    access: read,
-    params: idParams,
-    querystring: pagingQuery,
-    response: { 200: listOf(sectionContentSchema) },
-    handler: async (ctx, { params, query }, reply) => list(reply.request, await issues.listSectionContents(ctx, params.id, query), toSectionContent),
+    item: sectionContentSchema,
+    map: toSectionContent,
+    ...access,
   });
+  sectionContent.listUnder(
+    { url: '/sections/:id/contents', operationId: 'listSectionContentsOfSection', summary: 'Contents of a section', description: 'The section’s content entries in position order.' },
+    issues.listSectionContents,
+  );
 
   // ---- Section blocks and slots
   orderedSetRoutes(app, {
     url: '/sections/:id/blocks',
     params: idParams,
     tag: magazinesTags.sectionBlocks,
-    read: read.permission,
-    write: write.permission,
+    ...access,
     get: { operationId: 'listSectionBlocks', summary: 'Blocks of a section', description: 'The whole set in position order, each with its slots.' },
     replace: {
       operationId: 'replaceSectionBlocks',
@@ -175,8 +143,7 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
     tag: magazinesTags.sectionBlocks,
     item: sectionBlockSchema,
     map: toBlock,
-    read: 'magazines:read',
-    write: 'magazines:write',
+    ...access,
   });
   block.get({ summary: 'Section block by id' }, issues.getBlock);
   block.update({ summary: 'Update a section block', description: 'Its kind or settings; fields left out keep their value.', body: blockUpdateBody }, issues.updateBlock);
@@ -184,8 +151,7 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
     url: '/section-blocks/:id/slots',
     params: idParams,
     tag: magazinesTags.sectionBlocks,
-    read: read.permission,
-    write: write.permission,
+    ...access,
     get: { operationId: 'listBlockSlots', summary: 'Slots of a section block' },
     replace: {
       operationId: 'replaceBlockSlots',
@@ -201,55 +167,30 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   });
 
   // ---- Section contents
-  route(app, {
-    method: 'GET',
-    url: '/issues/:id/section-contents',
-    operationId: 'listSectionContents',
-    summary: 'Section contents of an issue',
-    description: 'Every section content of the issue, newest first.',
-    tag: magazinesTags.sectionContents,
-    access: read,
-    params: idParams,
-    querystring: pagingQuery,
-    response: { 200: listOf(sectionContentSchema) },
-    handler: async (ctx, { params, query }, reply) => list(reply.request, await issues.listIssueContents(ctx, params.id, query), toSectionContent),
-  });
-  route(app, {
-    method: 'GET',
-    url: '/issues/:id/section-contents/search',
-    operationId: 'searchSectionContents',
-    summary: 'Search section contents of an issue',
-    description: "Section contents whose content's title, lead or body matches `q` (docs' search, any status), most relevant first.",
-    tag: magazinesTags.sectionContents,
-    access: read,
-    params: idParams,
-    querystring: issueContentsSearchQuery,
-    response: { 200: listOf(sectionContentSchema) },
-    handler: async (ctx, { params, query }, reply) => list(reply.request, await issues.searchIssueContents(ctx, params.id, query), toSectionContent),
-  });
-  route(app, {
-    method: 'POST',
-    url: '/issues/:id/section-contents',
-    operationId: 'createSectionContent',
-    summary: 'Add a content to a section',
-    description: 'The section must be one of the issue’s and the content the media’s (404 otherwise); a content appears once per section (409).',
-    tag: magazinesTags.sectionContents,
-    access: write,
-    params: idParams,
-    body: sectionContentCreateBody,
-    response: { 201: dataOf(sectionContentSchema) },
-    errors: [409],
-    handler: async (ctx, { params, body }) => one(toSectionContent(await issues.createSectionContent(ctx, params.id, body))),
-  });
-  route(app, {
-    method: 'DELETE',
-    url: '/section-contents/:id',
-    operationId: 'deleteSectionContent',
-    summary: 'Remove a content from its section (soft)',
-    tag: magazinesTags.sectionContents,
-    access: write,
-    params: idParams,
-    response: { 204: noContent },
-    handler: async (ctx, { params }) => issues.removeSectionContent(ctx, params.id),
-  });
+  sectionContent.listUnder(
+    { url: '/issues/:id/section-contents', operationId: 'listSectionContents', summary: 'Section contents of an issue', description: 'Every section content of the issue, newest first.' },
+    issues.listIssueContents,
+  );
+  sectionContent.listUnder(
+    {
+      url: '/issues/:id/section-contents/search',
+      operationId: 'searchSectionContents',
+      summary: 'Search section contents of an issue',
+      description: "Section contents whose content's title, lead or body matches `q` (docs' search, any status), most relevant first.",
+      querystring: issueContentsSearchQuery,
+    },
+    issues.searchIssueContents,
+  );
+  sectionContent.createUnder(
+    {
+      url: '/issues/:id/section-contents',
+      operationId: 'createSectionContent',
+      summary: 'Add a content to a section',
+      description: 'The section must be one of the issue’s and the content the media’s (404 otherwise); a content appears once per section (409).',
+      body: sectionContentCreateBody,
+      errors: [409],
+    },
+    issues.createSectionContent,
+  );
+  sectionContent.remove({ summary: 'Remove a content from its section (soft)' }, issues.removeSectionContent);
 };
