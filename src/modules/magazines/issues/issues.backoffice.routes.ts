@@ -104,7 +104,8 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
     issues.updateSection,
   );
   section.remove({ summary: 'Remove a section (soft)', description: 'Its locales, blocks, slots and contents go with it.' }, issues.removeSection);
-  // The section contents (below) of one section.
+  // Section contents (their routes under an issue are below): a section's own list sits with the
+  // section's routes, where the OpenAPI document has always listed it.
   const sectionContent = backofficeResource(app, {
     path: '/section-contents',
     names: { one: 'SectionContent', many: 'SectionContents' },
