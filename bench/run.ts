@@ -8,9 +8,8 @@
  * duration, the whole bench has a time cap, and nothing is written to the repository.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import inspector from 'node:inspector/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -32,7 +31,9 @@ import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
 import { type MeasuredRow, cpuRatio, expectSameJson, median } from './rows.js';
 import type { LoadReply, LoadResult, LoadScenario } from './load.js';
 import { runMessengerBench } from './messenger.js';
-import { type ServiceMemory, measureServiceMemory, printServiceMemory, serviceCommands } from './service.js';
+import { FLOOR_SERVER_START, type FloorServerReply, type FloorServerStart } from './floor-server.js';
+import { PROFILE_DIR, type RemoteProfiler, profileFile, profileHookImport, profileThisProcess, remoteProfiler } from './profile.js';
+import { type ServiceMemory, measureServiceMemory, printServiceMemory, serviceCommands, startServiceProcess } from './service.js';
 import { measureStartup, printStartup } from './startup.js';
 
 const CATEGORIES = 10_000;
@@ -114,6 +115,40 @@ async function deepPagePath(appUrl: string, headers: Record<string, string>, row
   const url = new URL(path, appUrl);
   url.searchParams.set('limit', '20');
   return url.pathname + url.search;
+}
+
+/**
+ * The categories floor as a process of its own (bench/floor-server.ts), on a pool of its own
+ * to `databaseUrl`: what it answers is checked against the app's like the in-process floor's.
+ */
+async function startFloorProcess(start: FloorServerStart): Promise<{ url: string; server: ServerProcess; stop: () => Promise<void> }> {
+  const child = fork(fileURLToPath(new URL('./floor-server.ts', import.meta.url)), {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [...process.execArgv, ...profileHookImport()],
+    env: { ...process.env, [FLOOR_SERVER_START]: JSON.stringify(start) },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (child.connected) child.disconnect();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const reply = await new Promise<FloorServerReply>((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('ok' in message)) return;
+      child.off('message', onMessage);
+      resolve(message as FloorServerReply);
+    };
+    child.on('message', onMessage);
+    void exited.then(() => resolve({ ok: false, error: `exited with ${child.exitCode}` }));
+  });
+  if (!reply.ok) {
+    await stop();
+    throw new Error(`the floor process did not start: ${reply.error}`);
+  }
+  return { url: `http://${HOST}:${reply.port}`, server: { pid: child.pid!, profiler: PROFILE_DIR ? remoteProfiler(child) : undefined }, stop };
 }
 
 function startLoadGenerator(): ChildProcess {
@@ -213,43 +248,6 @@ function printTargets(rows: Row[]) {
 
 const rssMb = () => mb(process.memoryUsage().rss);
 
-/**
- * BENCH_PROFILE=<dir>: a CPU profile of each measured run (not its warm-up, the seeding or the
- * start-up), one file per scenario, round and turn (`<scenario>.round<n>.<turn>.cpuprofile`, for Chrome's
- * DevTools or speedscope). The profiler costs CPU itself: figures of a profiled run are not the bench's.
- */
-async function startProfile(scenario: string, round: string): Promise<{ stop: () => Promise<void> } | undefined> {
-  const dir = process.env.BENCH_PROFILE;
-  if (!dir) return undefined;
-  const session = new inspector.Session();
-  session.connect();
-  // BENCH_PROFILE_HEAP=1: allocations instead (sampled every 4 KB, garbage included), for DevTools'
-  // Memory tab; BENCH_PROFILE_HEAP=promoted: only those no scavenge collected, what the run moved to
-  // the old generation (a request's objects there make every scavenge and full collection dearer).
-  const heapMode = process.env.BENCH_PROFILE_HEAP;
-  const heap = heapMode === '1' || heapMode === 'promoted';
-  if (heap) {
-    await session.post('HeapProfiler.enable');
-    await session.post('HeapProfiler.startSampling', {
-      samplingInterval: 4096,
-      includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: heapMode === '1',
-    });
-  } else {
-    await session.post('Profiler.enable');
-    await session.post('Profiler.start');
-  }
-  return {
-    stop: async () => {
-      const profile = heap ? (await session.post('HeapProfiler.stopSampling')).profile : (await session.post('Profiler.stop')).profile;
-      session.disconnect();
-      mkdirSync(dir, { recursive: true });
-      const file = `${scenario.replace(/[^a-z0-9]+/gi, '-')}.round${round}.${heap ? 'heapprofile' : 'cpuprofile'}`;
-      writeFileSync(join(dir, file), JSON.stringify(profile));
-    },
-  };
-}
-
 /** Other work on the machine skews req/s and latency (not CPU us/req); say so beside the figures. */
 function warnIfBusy(when: string) {
   const [load] = loadavg();
@@ -273,16 +271,42 @@ function mainThreadCpuUs(): number | undefined {
   }
 }
 
+/**
+ * CPU time so far of another process (a service or floor process of its own), in µs: the sum over
+ * its threads, and its main thread's, from Linux's schedstat (nanoseconds, where /proc's stat
+ * counts 10 ms ticks). A thread that ended takes its time with it; Node's threads (V8's helpers,
+ * libuv's pool) live as long as the process.
+ */
+function processCpuUs(pid: number): { cpuUs: number; mainUs: number } {
+  const onCpuNs = (tid: string) => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      return 0; // ended between the listing and the read
+    }
+  };
+  const total = readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + onCpuNs(tid), 0);
+  return { cpuUs: total / 1000, mainUs: onCpuNs(String(pid)) / 1000 };
+}
+
 /** Seconds of one turn of a scenario when it takes turns with its floor (BENCH_SLICE_S). */
 const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 0.75);
 /** Turns per scenario and round: DURATION_S in turns of about SLICE_S. */
 const TURNS = Math.max(1, Math.round(DURATION_S / SLICE_S));
+
+/** A server measured as a process of its own. */
+interface ServerProcess {
+  pid: number;
+  profiler?: RemoteProfiler;
+}
 
 interface PlanStep {
   name: string;
   floor?: string;
   versus?: string;
   scenario: LoadScenario;
+  /** The server's process when it is not this one: its CPU is read from /proc. */
+  server?: ServerProcess;
 }
 
 /** The plan as groups measured in turns: each floor with the scenarios measured against it; any other scenario alone. */
@@ -309,13 +333,25 @@ async function measureInTurns(loader: ChildProcess, group: PlanStep[], round: nu
   const slices = new Map<string, Array<{ result: LoadResult; cpuUs: number; mainUs: number | undefined }>>(group.map((s) => [s.name, []]));
   for (let turn = 0; turn < TURNS; turn++) {
     for (const step of turn % 2 === 0 ? group : [...group].reverse()) {
-      const profile = await startProfile(step.name, `${round}.${turn + 1}`);
+      const slice = { ...step.scenario, durationSeconds: DURATION_S / TURNS, warmupSeconds: 0 };
+      const profileAs = profileFile(step.name, `${round}.${turn + 1}`);
+      if (step.server) {
+        const { pid, profiler } = step.server;
+        await profiler?.start();
+        const before = processCpuUs(pid);
+        const result = await runLoad(loader, slice);
+        const after = processCpuUs(pid);
+        await profiler?.stop(profileAs);
+        slices.get(step.name)!.push({ result, cpuUs: after.cpuUs - before.cpuUs, mainUs: after.mainUs - before.mainUs });
+        continue;
+      }
+      const profile = PROFILE_DIR ? await profileThisProcess() : undefined;
       const mainBefore = mainThreadCpuUs();
       const cpuBefore = process.cpuUsage();
-      const result = await runLoad(loader, { ...step.scenario, durationSeconds: DURATION_S / TURNS, warmupSeconds: 0 });
+      const result = await runLoad(loader, slice);
       const cpu = process.cpuUsage(cpuBefore);
       const mainAfter = mainThreadCpuUs();
-      await profile?.stop();
+      await profile?.stop(profileAs);
       slices.get(step.name)!.push({
         result,
         cpuUs: cpu.user + cpu.system,
@@ -430,11 +466,37 @@ async function main() {
     readerFirstPage: categoriesSelect(await captureQueries(bench.driver, () => categories.listPublished(ctx, { limit: 20 }))),
     capturedId: ids[0]!,
   };
-  const floor = buildFloor(bench.query, floorQueries);
-  await floor.listen({ host: HOST, port: 0 });
-  // Registered after the app, so it closes first: it borrows the app's pool or PGlite.
-  closers.push({ name: 'floor', close: () => floor.close() });
-  const floorUrl = listenUrl(floor);
+  // On PostgreSQL the four reads are measured on the service as a process of its own, as
+  // `npm start` runs it (or `node dist/main.js` with BENCH_RUNTIME=dist), against the floor as a
+  // process of its own: each one's CPU and garbage collection are its own, not those of this
+  // process, which holds every area's seeding, floors and the harness (the same reads measured
+  // here cost more in the whole bench than alone, the difference being collection work). On
+  // PGlite (in this process's memory) or with BENCH_IN_PROCESS=1 they are measured here, on the
+  // app above and a floor on its pool. BENCH_PROFILE profiles each server where it runs.
+  const apart = bench.url && !process.env.BENCH_IN_PROCESS ? bench.url : undefined;
+  let categoriesUrl = appUrl;
+  let floorUrl: string;
+  let service: ServerProcess | undefined;
+  let floorServer: ServerProcess | undefined;
+  if (apart) {
+    const started = await startServiceProcess({
+      args: serviceCommands().at(process.env.BENCH_RUNTIME === 'dist' ? 0 : -1)!,
+      databaseUrl: apart,
+      onStart: (stop) => closers.push({ name: 'service process (category reads)', close: stop }),
+      profiled: PROFILE_DIR !== undefined,
+    });
+    const floorProcess = await startFloorProcess({ databaseUrl: apart, queries: floorQueries });
+    closers.push({ name: 'floor process', close: floorProcess.stop });
+    [categoriesUrl, floorUrl] = [started.url, floorProcess.url];
+    service = { pid: started.pid, profiler: started.profiler };
+    floorServer = floorProcess.server;
+  } else {
+    const floor = buildFloor(bench.query, floorQueries);
+    await floor.listen({ host: HOST, port: 0 });
+    // Registered after the app, so it closes first: it borrows the app's pool or PGlite.
+    closers.push({ name: 'floor', close: () => floor.close() });
+    floorUrl = listenUrl(floor);
+  }
   // The floor answers the same JSON as the app: checked, not assumed.
   for (const [floorPath, appPath, headers] of [
     ['/list', '/core/v2/categories?limit=20', auth],
@@ -442,7 +504,7 @@ async function main() {
     ['/reader', '/api/media/v1/categories?limit=20', bearer],
   ] as const) {
     const fromFloor = await getJson<{ data: unknown }>(floorUrl + floorPath, {});
-    const fromApp = await getJson<{ data: unknown }>(appUrl + appPath, headers);
+    const fromApp = await getJson<{ data: unknown }>(categoriesUrl + appPath, headers);
     expectSameJson(`the floor's ${floorPath} does not answer the app's data for ${appPath}`, fromFloor.data, fromApp.data);
   }
 
@@ -486,6 +548,11 @@ async function main() {
   });
 
   console.log(`Database: ${bench.label}`);
+  console.log(
+    apart
+      ? `Category reads: the service as a process of its own (pid ${service?.pid}) against the floor as one (pid ${floorServer?.pid}), their CPU from /proc`
+      : 'Category reads: the app and the floor in this process',
+  );
   console.log(`Seeded ${fmt(CATEGORIES)} categories x 2 locales in ${fmt(seedSeconds, 1)} s`);
   console.log(
     `Node ${process.version}, ${cpus().length} CPUs; autocannon in a child process, ${CONNECTIONS} connections, ` +
@@ -508,19 +575,20 @@ async function main() {
     ],
   });
   const plan: PlanStep[] = [
-    { name: 'floor: list first page', scenario: get(floorUrl, ['/list']) },
-    { name: 'list first page', floor: 'floor: list first page', scenario: get(appUrl, ['/core/v2/categories?limit=20'], auth) },
-    { name: 'floor: reader list', scenario: get(floorUrl, ['/reader']) },
+    { name: 'floor: list first page', server: floorServer, scenario: get(floorUrl, ['/list']) },
+    { name: 'list first page', floor: 'floor: list first page', server: service, scenario: get(categoriesUrl, ['/core/v2/categories?limit=20'], auth) },
+    { name: 'floor: reader list', server: floorServer, scenario: get(floorUrl, ['/reader']) },
     {
       name: 'reader list (bearer)',
       floor: 'floor: reader list',
       versus: 'list first page',
-      scenario: get(appUrl, ['/api/media/v1/categories?limit=20'], bearer),
+      server: service,
+      scenario: get(categoriesUrl, ['/api/media/v1/categories?limit=20'], bearer),
     },
-    { name: 'floor: list deep page', scenario: get(floorUrl, ['/deep']) },
-    { name: 'list deep page', floor: 'floor: list deep page', scenario: get(appUrl, [deepPath], auth) },
-    { name: 'floor: by id', scenario: get(floorUrl, ids.map((id) => `/categories/${id}`)) },
-    { name: 'by id', floor: 'floor: by id', scenario: get(appUrl, ids.map((id) => `/core/v2/categories/${id}`), auth) },
+    { name: 'floor: list deep page', server: floorServer, scenario: get(floorUrl, ['/deep']) },
+    { name: 'list deep page', floor: 'floor: list deep page', server: service, scenario: get(categoriesUrl, [deepPath], auth) },
+    { name: 'floor: by id', server: floorServer, scenario: get(floorUrl, ids.map((id) => `/categories/${id}`)) },
+    { name: 'by id', floor: 'floor: by id', server: service, scenario: get(categoriesUrl, ids.map((id) => `/core/v2/categories/${id}`), auth) },
     {
       name: 'create',
       scenario: { ...base, url: appUrl, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, paths: ['/core/v2/categories'], body },
@@ -620,7 +688,8 @@ async function main() {
   console.log('');
   printTable(rows);
   console.log(
-    '\nCPU us/req: CPU time of this process (app or floor, pg driver, PGlite) per request of the measured run;\n' +
+    '\nCPU us/req: CPU time of the server\'s process (this one, or the category reads\' service and floor processes:\n' +
+      'see above) per request of the measured run, app or floor, pg driver, PGlite;\n' +
       'it depends far less than req/s on what else runs on the machine. PostgreSQL server time is not in it.',
   );
   console.log(

@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult, LoadScenario } from './load.js';
+import { type RemoteProfiler, remoteProfiler, withProfileHook } from './profile.js';
 import { freePort, stopGroup } from './startup.js';
 
 /** Issue 2: the service's RSS under the bench's load stays under 250 MB. */
@@ -41,19 +42,30 @@ export const serviceCommands = (): string[][] => [
   ['--import', 'tsx', 'src/main.ts'],
 ];
 
-export async function measureServiceMemory(options: {
-  /** Node's arguments: `serviceCommands()`'s. */
+/** A service process of its own on the bench's database, answering on `url` once ready. */
+export interface ServiceProcess {
+  url: string;
+  pid: number;
+  /** With `profiled`: starts and stops its CPU profile (bench/profile.ts). */
+  profiler?: RemoteProfiler;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the service as `node <args>` (`serviceCommands()`'s) on `databaseUrl`, as a process
+ * group of its own, and waits for `/ready`. The rate limits are raised out of the way (their
+ * plugin still runs on every request), as in the bench process's app.
+ */
+export async function startServiceProcess(options: {
   args: string[];
   databaseUrl: string;
-  /** The scenarios to run against the service: their paths and headers, with the service's URL put in. */
-  scenarios: Array<{ name: string; scenario: LoadScenario }>;
-  run: (scenario: LoadScenario) => Promise<LoadResult>;
   /** Registers the process for the bench's clean-up (its time cap, Ctrl-C). */
   onStart: (stop: () => Promise<void>) => void;
-}): Promise<ServiceMemory> {
+  /** BENCH_PROFILE: preload the profile hook and open the channel it listens on. */
+  profiled?: boolean;
+}): Promise<ServiceProcess> {
   const port = await freePort();
-  const { args } = options;
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const child: ChildProcess = spawn(process.execPath, options.profiled ? withProfileHook(options.args) : options.args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -64,8 +76,9 @@ export async function measureServiceMemory(options: {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_BACKOFFICE: '10000000',
       RATE_LIMIT_READER: '10000000',
+      RATE_LIMIT_ANONYMOUS: '10000000',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: options.profiled ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'ignore', 'pipe'],
     detached: true,
   });
   let stopped: Promise<void> | undefined;
@@ -73,23 +86,42 @@ export async function measureServiceMemory(options: {
   options.onStart(stop);
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-2000)));
+  const url = `http://127.0.0.1:${port}`;
   try {
-    const url = `http://127.0.0.1:${port}`;
     for (const started = Date.now(); ; ) {
       if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${stderr}`);
       if (Date.now() - started > READY_WITHIN_MS) throw new Error(`the service was not ready within ${READY_WITHIN_MS / 1000} s:\n${stderr}`);
       if (await fetch(`${url}/ready`).then((r) => r.ok, () => false)) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const startedMb = residentMb(child.pid!).rss;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, pid: child.pid!, stop, ...(options.profiled && { profiler: remoteProfiler(child) }) };
+}
+
+export async function measureServiceMemory(options: {
+  /** Node's arguments: `serviceCommands()`'s. */
+  args: string[];
+  databaseUrl: string;
+  /** The scenarios to run against the service: their paths and headers, with the service's URL put in. */
+  scenarios: Array<{ name: string; scenario: LoadScenario }>;
+  run: (scenario: LoadScenario) => Promise<LoadResult>;
+  /** Registers the process for the bench's clean-up (its time cap, Ctrl-C). */
+  onStart: (stop: () => Promise<void>) => void;
+}): Promise<ServiceMemory> {
+  const service = await startServiceProcess(options);
+  try {
+    const startedMb = residentMb(service.pid).rss;
     const runs: ServiceMemory['runs'] = [];
     for (const { name, scenario } of options.scenarios) {
-      runs.push({ name, result: await options.run({ ...scenario, url }) });
+      runs.push({ name, result: await options.run({ ...scenario, url: service.url }) });
     }
-    const { rss, peak } = residentMb(child.pid!);
-    return { command: `node ${args.join(' ')}`, startedMb, endMb: rss, peakMb: peak, runs };
+    const { rss, peak } = residentMb(service.pid);
+    return { command: `node ${options.args.join(' ')}`, startedMb, endMb: rss, peakMb: peak, runs };
   } finally {
-    await stop();
+    await service.stop();
   }
 }
 
