@@ -24,7 +24,7 @@ import { idempotencyStore } from './shared/http/idempotency.js';
 import { createCacheBus } from './shared/cache-bus.js';
 import { inReadScope, isReplicaRoute } from './db/read-replica.js';
 import { swaggerPlugin } from './plugins/swagger.js';
-import { createLogger } from './logger.js';
+import { createLogger, requestLogger } from './logger.js';
 
 export interface AppDeps {
   config: Config;
@@ -97,8 +97,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { maxParamLength: 200 },
-    // A child logger per request costs a pino object for nothing when the level is silent.
-    childLoggerFactory: (parent, bindings, options) => (parent.level === 'silent' ? parent : parent.child(bindings, options)),
+    // The request's child logger is made when something logs through it (most requests never do).
+    childLoggerFactory: requestLogger,
     // The router's and Node's own refusals (414, 431, a malformed request) answer the envelope too.
     ...envelopeServerOptions,
     // Shutdown (src/main.ts): requests read on open connections while the server closes are
