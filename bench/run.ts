@@ -33,7 +33,15 @@ import type { LoadReply, LoadResult, LoadScenario } from './load.js';
 import { runMessengerBench } from './messenger.js';
 import { FLOOR_SERVER_START, type FloorServerReply, type FloorServerStart } from './floor-server.js';
 import { PROFILE_DIR, type RemoteProfiler, profileFile, profileHookImport, profileThisProcess, remoteProfiler } from './profile.js';
-import { type ServiceMemory, measureServiceMemory, printServiceMemory, serviceCommands, startServiceProcess } from './service.js';
+import {
+  type ServiceMemory,
+  answered,
+  measureServiceMemory,
+  printServiceMemory,
+  residentMb,
+  serviceCommands,
+  startServiceProcess,
+} from './service.js';
 import { measureStartup, printStartup } from './startup.js';
 
 const CATEGORIES = 10_000;
@@ -41,6 +49,8 @@ const CONNECTIONS = 50;
 /** Measured seconds per scenario and round, and its warm-up before each round's run. */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
 const WARMUP_S = 1;
+/** The first warm-up in a round of a server process of its own, idle since its last round (below). */
+const IDLE_WARMUP_S = 5;
 /** Rounds over the whole plan (BENCH_ROUNDS, default 3): each row is its median round. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** Rows skipped before the deep page: 250 pages of 20. */
@@ -300,6 +310,12 @@ interface ServerProcess {
   profiler?: RemoteProfiler;
 }
 
+/** The category reads' service process: its command and its RSS after start-up, for the memory figures. */
+interface ServiceUnderTest extends ServerProcess {
+  args: string[];
+  startedMb?: number;
+}
+
 interface PlanStep {
   name: string;
   floor?: string;
@@ -476,11 +492,12 @@ async function main() {
   const apart = bench.url && !process.env.BENCH_IN_PROCESS ? bench.url : undefined;
   let categoriesUrl = appUrl;
   let floorUrl: string;
-  let service: ServerProcess | undefined;
+  let service: ServiceUnderTest | undefined;
   let floorServer: ServerProcess | undefined;
   if (apart) {
+    const args = serviceCommands().at(process.env.BENCH_RUNTIME === 'dist' ? 0 : -1)!;
     const started = await startServiceProcess({
-      args: serviceCommands().at(process.env.BENCH_RUNTIME === 'dist' ? 0 : -1)!,
+      args,
       databaseUrl: apart,
       onStart: (stop) => closers.push({ name: 'service process (category reads)', close: stop }),
       profiled: PROFILE_DIR !== undefined,
@@ -488,7 +505,7 @@ async function main() {
     const floorProcess = await startFloorProcess({ databaseUrl: apart, queries: floorQueries });
     closers.push({ name: 'floor process', close: floorProcess.stop });
     [categoriesUrl, floorUrl] = [started.url, floorProcess.url];
-    service = { pid: started.pid, profiler: started.profiler };
+    service = { pid: started.pid, profiler: started.profiler, args, startedMb: residentMb(started.pid).rss };
     floorServer = floorProcess.server;
   } else {
     const floor = buildFloor(bench.query, floorQueries);
@@ -622,12 +639,23 @@ async function main() {
   // drifts by a third within a minute (the same floor measured 980 and 1,980 µs within an hour),
   // and runs of 3 s one after the other paired a fast stretch of one with a slow one of the other.
   // A ratio to the floor is the median of each round's own pair (rows.ts `cpuRatio`).
+  //
+  // A server process of its own sits idle while the other areas' scenarios run (minutes): V8's
+  // memory reducer then shrinks its heap and young generation, and its code is optimised again
+  // once the load is back. Measured on the service after 150 s idle: 1,087 µs a list request in
+  // the first 2 s back (333 of them off the main thread), 537 in the next 2 s, then 417-451 as
+  // before. So in each round the first warm-up of each such process (the floor's and the
+  // service's alike) lasts IDLE_WARMUP_S, what the load needs to be back at its steady cost.
   const rounds = new Map<string, Row[]>();
   for (let round = 1; round <= ROUNDS; round++) {
+    const warmed = new Set<number>();
     for (const group of floorGroups(plan)) {
       for (const step of group) {
-        process.stdout.write(`round ${round}/${ROUNDS}: warming up ${step.name}\n`);
-        await runLoad(loader, { ...step.scenario, durationSeconds: WARMUP_S, warmupSeconds: 0 });
+        const afterIdle = step.server !== undefined && !warmed.has(step.server.pid);
+        if (step.server) warmed.add(step.server.pid);
+        const seconds = afterIdle ? IDLE_WARMUP_S : WARMUP_S;
+        process.stdout.write(`round ${round}/${ROUNDS}: warming up ${step.name}${afterIdle ? ` (${seconds} s: back from idle)` : ''}\n`);
+        await runLoad(loader, { ...step.scenario, durationSeconds: seconds, warmupSeconds: 0 });
       }
       const measured = await measureInTurns(loader, group, round);
       for (const step of group) {
@@ -650,9 +678,11 @@ async function main() {
       }
     }
   }
-  // The service as deployed, a process of its own on the same database, under the category reads.
+  // The service as deployed, a process of its own on the same database, under the category reads:
+  // each command the category reads' own service process (if any) did not run as.
   const services: ServiceMemory[] = [];
-  if (bench.url && (!onlyPattern || onlyPattern.test('service memory'))) {
+  const commands = serviceCommands().filter((args) => args.join(' ') !== service?.args.join(' '));
+  if (bench.url && commands.length > 0 && (!onlyPattern || onlyPattern.test('service memory'))) {
     process.stdout.write('service memory: the category reads against the service in a process of its own ...');
     const reads = [
       { name: 'list first page', scenario: get('', ['/core/v2/categories?limit=20'], auth) },
@@ -660,7 +690,7 @@ async function main() {
       { name: 'deep page', scenario: get('', [deepPath], auth) },
       { name: 'by id', scenario: get('', ids.map((id) => `/core/v2/categories/${id}`), auth) },
     ];
-    for (const args of serviceCommands()) {
+    for (const args of commands) {
       services.push(
         await measureServiceMemory({
           args,
@@ -672,6 +702,18 @@ async function main() {
       );
     }
     process.stdout.write(' done\n');
+  }
+  // The service process the category reads ran against, as `npm start` (or the image) runs it.
+  if (service?.startedMb !== undefined) {
+    const { rss, peak } = residentMb(service.pid);
+    // Each read's measured requests over the rounds (the warm-ups besides).
+    const reads = ['list first page', 'reader list (bearer)', 'list deep page', 'by id'].flatMap((name) => {
+      const measured = (rounds.get(name) ?? []).map((row) => answered(name, row.result));
+      return measured.length === 0
+        ? []
+        : [{ name, total: measured.reduce((n, r) => n + r.total, 0), failed: measured.reduce((n, r) => n + r.failed, 0) }];
+    });
+    if (reads.length > 0) services.push({ command: `node ${service.args.join(' ')}`, startedMb: service.startedMb, endMb: rss, peakMb: peak, runs: reads });
   }
   // Each row keeps every round's CPU, in round order, for the paired ratios against its floor (rows.ts).
   const rows: Row[] = [...rounds.values()].map((runs) => {

@@ -26,11 +26,18 @@ export interface ServiceMemory {
   endMb: number;
   peakMb: number;
   /** Per scenario: requests answered, and how many were not 2xx or failed. */
-  runs: Array<{ name: string; result: LoadResult }>;
+  runs: Array<{ name: string; total: number; failed: number }>;
 }
 
+/** Requests of a load run, and how many were not 2xx or failed. */
+export const answered = (name: string, result: LoadResult): ServiceMemory['runs'][number] => ({
+  name,
+  total: result.total,
+  failed: result.non2xx + result.errors + result.timeouts,
+});
+
 /** VmRSS and VmHWM of a process, in MB (Linux). */
-function residentMb(pid: number): { rss: number; peak: number } {
+export function residentMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
@@ -116,7 +123,7 @@ export async function measureServiceMemory(options: {
     const startedMb = residentMb(service.pid).rss;
     const runs: ServiceMemory['runs'] = [];
     for (const { name, scenario } of options.scenarios) {
-      runs.push({ name, result: await options.run({ ...scenario, url: service.url }) });
+      runs.push(answered(name, await options.run({ ...scenario, url: service.url })));
     }
     const { rss, peak } = residentMb(service.pid);
     return { command: `node ${options.args.join(' ')}`, startedMb, endMb: rss, peakMb: peak, runs };
@@ -127,8 +134,8 @@ export async function measureServiceMemory(options: {
 
 export function printServiceMemory(m: ServiceMemory): void {
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-  const requests = m.runs.reduce((sum, r) => sum + r.result.total, 0);
-  const failed = m.runs.reduce((sum, r) => sum + r.result.non2xx + r.result.errors + r.result.timeouts, 0);
+  const requests = m.runs.reduce((sum, r) => sum + r.total, 0);
+  const failed = m.runs.reduce((sum, r) => sum + r.failed, 0);
   console.log(`\nThe service's memory (\`${m.command}\`, a process of its own on the bench's database, ${fmt(requests)} requests of ${m.runs.map((r) => r.name).join(', ')})`);
   if (m.command.includes('dist/')) console.log('  (dist/ as `npm run build` last made it: a build older than the sources measures older code)');
   console.log(`  RSS after start-up ${fmt(m.startedMb)} MB, after the load ${fmt(m.endMb)} MB, peak ${fmt(m.peakMb)} MB`);
