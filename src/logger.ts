@@ -62,24 +62,12 @@ class DeferredChild implements FastifyBaseLogger {
     (this.#child()[level] as (...a: unknown[]) => void)(...args);
   }
 
-  fatal(...args: unknown[]): void {
-    this.#log('fatal', args);
-  }
-  error(...args: unknown[]): void {
-    this.#log('error', args);
-  }
-  warn(...args: unknown[]): void {
-    this.#log('warn', args);
-  }
-  info(...args: unknown[]): void {
-    this.#log('info', args);
-  }
-  debug(...args: unknown[]): void {
-    this.#log('debug', args);
-  }
-  trace(...args: unknown[]): void {
-    this.#log('trace', args);
-  }
+  fatal(...args: unknown[]): void { this.#log('fatal', args); }
+  error(...args: unknown[]): void { this.#log('error', args); }
+  warn(...args: unknown[]): void { this.#log('warn', args); }
+  info(...args: unknown[]): void { this.#log('info', args); }
+  debug(...args: unknown[]): void { this.#log('debug', args); }
+  trace(...args: unknown[]): void { this.#log('trace', args); }
   silent(): void {}
 
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
