@@ -4,17 +4,12 @@
  * the IPC channel the bench opened), so that a measured turn's profile holds the requests of that
  * turn only, as the profiles of this process's own servers do.
  */
-import { type ProfileMessage, type ProfileReply, profileThisProcess } from './profile.js';
+import { type ProfileMessage, type ProfileReply, profilerOfThisProcess } from './profile.js';
 
-let running: Awaited<ReturnType<typeof profileThisProcess>> | undefined;
+const profiler = profilerOfThisProcess();
 process.on('message', (message: ProfileMessage) => {
   if (typeof message !== 'object' || message === null || !('profile' in message)) return;
-  void (async () => {
-    if (message.profile === 'start') running = await profileThisProcess();
-    else {
-      await running?.stop(message.file);
-      running = undefined;
-    }
-    process.send?.({ profiled: message.profile === 'start' ? 'started' : 'stopped' } satisfies ProfileReply);
-  })();
+  void (message.profile === 'start' ? profiler.start() : profiler.stop(message.file)).then(() =>
+    process.send?.({ profiled: message.profile === 'start' ? 'started' : 'stopped' } satisfies ProfileReply),
+  );
 });

@@ -16,6 +16,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { messageWith } from './startup.js';
 
 export const PROFILE_DIR = process.env.BENCH_PROFILE || undefined;
 const HEAP_MODE = process.env.BENCH_PROFILE_HEAP;
@@ -24,26 +25,38 @@ const HEAP_MODE = process.env.BENCH_PROFILE_HEAP;
 export const profileFile = (scenario: string, round: string): string =>
   join(PROFILE_DIR ?? '.', `${scenario.replace(/[^a-z0-9]+/gi, '-')}.round${round}.${HEAP_MODE === '1' || HEAP_MODE === 'promoted' ? 'heapprofile' : 'cpuprofile'}`);
 
-/** Starts profiling this process; `stop(file)` writes the profile to `file`. */
-export async function profileThisProcess(): Promise<{ stop: (file: string) => Promise<void> }> {
-  const session = new inspector.Session();
-  session.connect();
+/** Starts and stops the profile of one process: this one, or a server process of its own. */
+export interface Profiler {
+  start: () => Promise<void>;
+  /** Writes the profile since `start` to `file`. */
+  stop: (file: string) => Promise<void>;
+}
+
+/** The profiler of this process (the bench's own servers; in a server process of its own, the hook's). */
+export function profilerOfThisProcess(): Profiler {
   const heap = HEAP_MODE === '1' || HEAP_MODE === 'promoted';
-  if (heap) {
-    await session.post('HeapProfiler.enable');
-    await session.post('HeapProfiler.startSampling', {
-      samplingInterval: 4096,
-      includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: HEAP_MODE === '1',
-    });
-  } else {
-    await session.post('Profiler.enable');
-    await session.post('Profiler.start');
-  }
+  let session: inspector.Session | undefined;
   return {
+    start: async () => {
+      session = new inspector.Session();
+      session.connect();
+      if (heap) {
+        await session.post('HeapProfiler.enable');
+        await session.post('HeapProfiler.startSampling', {
+          samplingInterval: 4096,
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: HEAP_MODE === '1',
+        });
+      } else {
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
+      }
+    },
     stop: async (file) => {
+      if (!session) return;
       const profile = heap ? (await session.post('HeapProfiler.stopSampling')).profile : (await session.post('Profiler.stop')).profile;
       session.disconnect();
+      session = undefined;
       mkdirSync(join(file, '..'), { recursive: true });
       writeFileSync(file, JSON.stringify(profile));
     },
@@ -56,23 +69,13 @@ export interface ProfileReply {
   profiled: 'started' | 'stopped';
 }
 
-/** Starts and stops the profiler of a server process of its own that preloads the hook. */
-export interface RemoteProfiler {
-  start: () => Promise<void>;
-  stop: (file: string) => Promise<void>;
-}
-
-export function remoteProfiler(child: ChildProcess): RemoteProfiler {
-  const ask = (message: ProfileMessage) =>
-    new Promise<void>((resolve, reject) => {
-      const onMessage = (reply: unknown) => {
-        if (typeof reply !== 'object' || reply === null || !('profiled' in reply)) return;
-        child.off('message', onMessage);
-        resolve();
-      };
-      child.on('message', onMessage);
-      child.send(message, (err) => err && reject(err));
-    });
+/** The profiler of a server process of its own that preloads the hook, over its IPC channel. */
+export function remoteProfiler(child: ChildProcess): Profiler {
+  const ask = async (message: ProfileMessage) => {
+    const replied = messageWith<ProfileReply>(child, 'profiled');
+    await new Promise<void>((resolve, reject) => child.send(message, (err) => (err ? reject(err) : resolve())));
+    await replied;
+  };
   return { start: () => ask({ profile: 'start' }), stop: (file) => ask({ profile: 'stop', file }) };
 }
 

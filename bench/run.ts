@@ -32,7 +32,7 @@ import { type MeasuredRow, cpuRatio, expectSameJson, median } from './rows.js';
 import type { LoadReply, LoadResult, LoadScenario } from './load.js';
 import { runMessengerBench } from './messenger.js';
 import { FLOOR_SERVER_START, type FloorServerReply, type FloorServerStart } from './floor-server.js';
-import { PROFILE_DIR, type RemoteProfiler, profileFile, profileHookImport, profileThisProcess, remoteProfiler } from './profile.js';
+import { PROFILE_DIR, type Profiler, profileFile, profileHookImport, profilerOfThisProcess, remoteProfiler } from './profile.js';
 import {
   type ServiceMemory,
   answered,
@@ -42,7 +42,7 @@ import {
   serviceCommands,
   startServiceProcess,
 } from './service.js';
-import { measureStartup, printStartup } from './startup.js';
+import { measureStartup, messageWith, printStartup } from './startup.js';
 
 const CATEGORIES = 10_000;
 const CONNECTIONS = 50;
@@ -145,15 +145,10 @@ async function startFloorProcess(start: FloorServerStart): Promise<{ url: string
     await exited;
     clearTimeout(timer);
   };
-  const reply = await new Promise<FloorServerReply>((resolve) => {
-    const onMessage = (message: unknown) => {
-      if (typeof message !== 'object' || message === null || !('ok' in message)) return;
-      child.off('message', onMessage);
-      resolve(message as FloorServerReply);
-    };
-    child.on('message', onMessage);
-    void exited.then(() => resolve({ ok: false, error: `exited with ${child.exitCode}` }));
-  });
+  const reply = await Promise.race([
+    messageWith<FloorServerReply>(child, 'ok'),
+    exited.then((): FloorServerReply => ({ ok: false, error: `exited with ${child.exitCode}` })),
+  ]);
   if (!reply.ok) {
     await stop();
     throw new Error(`the floor process did not start: ${reply.error}`);
@@ -299,6 +294,16 @@ function processCpuUs(pid: number): { cpuUs: number; mainUs: number } {
   return { cpuUs: total / 1000, mainUs: onCpuNs(String(pid)) / 1000 };
 }
 
+/** CPU so far, in µs, of the process that serves a step: a server process of its own, or this one. */
+function serverCpuUs(server: ServerProcess | undefined): { cpuUs: number; mainUs: number | undefined } {
+  if (server) return processCpuUs(server.pid);
+  const cpu = process.cpuUsage();
+  return { cpuUs: cpu.user + cpu.system, mainUs: mainThreadCpuUs() };
+}
+
+/** BENCH_PROFILE: the profiler of the servers in this process. */
+const ownProfiler = PROFILE_DIR ? profilerOfThisProcess() : undefined;
+
 /** Seconds of one turn of a scenario when it takes turns with its floor (BENCH_SLICE_S). */
 const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 0.75);
 /** Turns per scenario and round: DURATION_S in turns of about SLICE_S. */
@@ -307,7 +312,7 @@ const TURNS = Math.max(1, Math.round(DURATION_S / SLICE_S));
 /** A server measured as a process of its own. */
 interface ServerProcess {
   pid: number;
-  profiler?: RemoteProfiler;
+  profiler?: Profiler;
 }
 
 /** The category reads' service process: its command and its RSS after start-up, for the memory figures. */
@@ -335,7 +340,7 @@ function floorGroups<S extends { name: string; floor?: string }>(plan: S[]): S[]
 
 interface Measured {
   result: LoadResult;
-  /** CPU of this process over the scenario's turns, and of its main thread (where Linux tells it). */
+  /** CPU of the process serving it over the scenario's turns, and of its main thread (where Linux tells it). */
   cpuUs: number;
   mainUs: number | undefined;
 }
@@ -350,28 +355,16 @@ async function measureInTurns(loader: ChildProcess, group: PlanStep[], round: nu
   for (let turn = 0; turn < TURNS; turn++) {
     for (const step of turn % 2 === 0 ? group : [...group].reverse()) {
       const slice = { ...step.scenario, durationSeconds: DURATION_S / TURNS, warmupSeconds: 0 };
-      const profileAs = profileFile(step.name, `${round}.${turn + 1}`);
-      if (step.server) {
-        const { pid, profiler } = step.server;
-        await profiler?.start();
-        const before = processCpuUs(pid);
-        const result = await runLoad(loader, slice);
-        const after = processCpuUs(pid);
-        await profiler?.stop(profileAs);
-        slices.get(step.name)!.push({ result, cpuUs: after.cpuUs - before.cpuUs, mainUs: after.mainUs - before.mainUs });
-        continue;
-      }
-      const profile = PROFILE_DIR ? await profileThisProcess() : undefined;
-      const mainBefore = mainThreadCpuUs();
-      const cpuBefore = process.cpuUsage();
+      const profiler = step.server ? step.server.profiler : ownProfiler;
+      await profiler?.start();
+      const before = serverCpuUs(step.server);
       const result = await runLoad(loader, slice);
-      const cpu = process.cpuUsage(cpuBefore);
-      const mainAfter = mainThreadCpuUs();
-      await profile?.stop(profileAs);
+      const after = serverCpuUs(step.server);
+      await profiler?.stop(profileFile(step.name, `${round}.${turn + 1}`));
       slices.get(step.name)!.push({
         result,
-        cpuUs: cpu.user + cpu.system,
-        mainUs: mainBefore !== undefined && mainAfter !== undefined ? mainAfter - mainBefore : undefined,
+        cpuUs: after.cpuUs - before.cpuUs,
+        mainUs: before.mainUs !== undefined && after.mainUs !== undefined ? after.mainUs - before.mainUs : undefined,
       });
     }
   }
@@ -706,13 +699,10 @@ async function main() {
   // The service process the category reads ran against, as `npm start` (or the image) runs it.
   if (service?.startedMb !== undefined) {
     const { rss, peak } = residentMb(service.pid);
-    // Each read's measured requests over the rounds (the warm-ups besides).
-    const reads = ['list first page', 'reader list (bearer)', 'list deep page', 'by id'].flatMap((name) => {
-      const measured = (rounds.get(name) ?? []).map((row) => answered(name, row.result));
-      return measured.length === 0
-        ? []
-        : [{ name, total: measured.reduce((n, r) => n + r.total, 0), failed: measured.reduce((n, r) => n + r.failed, 0) }];
-    });
+    // Each of its reads' measured requests over the rounds (the warm-ups besides).
+    const reads = plan
+      .filter((step) => step.server === service && rounds.has(step.name))
+      .map((step) => answered(step.name, rounds.get(step.name)!.map((row) => row.result)));
     if (reads.length > 0) services.push({ command: `node ${service.args.join(' ')}`, startedMb: service.startedMb, endMb: rss, peakMb: peak, runs: reads });
   }
   // Each row keeps every round's CPU, in round order, for the paired ratios against its floor (rows.ts).

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult, LoadScenario } from './load.js';
-import { type RemoteProfiler, remoteProfiler, withProfileHook } from './profile.js';
+import { type Profiler, remoteProfiler, withProfileHook } from './profile.js';
 import { freePort, stopGroup } from './startup.js';
 
 /** Issue 2: the service's RSS under the bench's load stays under 250 MB. */
@@ -29,11 +29,11 @@ export interface ServiceMemory {
   runs: Array<{ name: string; total: number; failed: number }>;
 }
 
-/** Requests of a load run, and how many were not 2xx or failed. */
-export const answered = (name: string, result: LoadResult): ServiceMemory['runs'][number] => ({
+/** Requests of a scenario's load runs, and how many were not 2xx or failed. */
+export const answered = (name: string, results: LoadResult[]): ServiceMemory['runs'][number] => ({
   name,
-  total: result.total,
-  failed: result.non2xx + result.errors + result.timeouts,
+  total: results.reduce((n, r) => n + r.total, 0),
+  failed: results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
 });
 
 /** VmRSS and VmHWM of a process, in MB (Linux). */
@@ -54,7 +54,7 @@ export interface ServiceProcess {
   url: string;
   pid: number;
   /** With `profiled`: starts and stops its CPU profile (bench/profile.ts). */
-  profiler?: RemoteProfiler;
+  profiler?: Profiler;
   stop: () => Promise<void>;
 }
 
@@ -123,7 +123,7 @@ export async function measureServiceMemory(options: {
     const startedMb = residentMb(service.pid).rss;
     const runs: ServiceMemory['runs'] = [];
     for (const { name, scenario } of options.scenarios) {
-      runs.push(answered(name, await options.run({ ...scenario, url: service.url })));
+      runs.push(answered(name, [await options.run({ ...scenario, url: service.url })]));
     }
     const { rss, peak } = residentMb(service.pid);
     return { command: `node ${options.args.join(' ')}`, startedMb, endMb: rss, peakMb: peak, runs };

@@ -44,6 +44,20 @@ export const freePort = () =>
     });
   });
 
+/**
+ * The child's next IPC message that is an object with `key`, its other messages passed over
+ * (a child may answer more than one protocol on its channel: a floor's start, a profiler's turns).
+ */
+export const messageWith = <T extends object>(child: ChildProcess, key: string): Promise<T> =>
+  new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !(key in message)) return;
+      child.off('message', onMessage);
+      resolve(message as T);
+    };
+    child.on('message', onMessage);
+  });
+
 /** SIGTERM to the child's process group, SIGKILL after 15 s; resolves once it has exited. */
 export const stopGroup = async (child: ChildProcess) => {
   const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
