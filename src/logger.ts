@@ -56,9 +56,8 @@ class DeferredChild implements FastifyBaseLogger {
   }
 
   #log(level: LevelName, args: unknown[]): void {
-    const logger = this.#made ?? this.#parent;
     // A level that writes nothing (pino's no-op) needs no child.
-    if ((logger as Partial<Pick<Logger, 'isLevelEnabled'>>).isLevelEnabled?.(level) === false) return;
+    if (!this.isLevelEnabled(level)) return;
     (this.#child()[level] as (...a: unknown[]) => void)(...args);
   }
 
