@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** What a signed token is for: confirming a pending subscription, or leaving a list in one click. */
 export type TokenPurpose = 'confirm' | 'unsubscribe';
@@ -16,7 +16,9 @@ export interface TokenClaims {
  * Signed, expiring tokens over the service secret `messenger_token_key`: base64url of the claims,
  * a dot, base64url of their HMAC-SHA256. Nothing in them is secret; everything is tamper-proof.
  */
-export function createTokenSigner(key: Buffer) {
+export function createTokenSigner(secret: Buffer) {
+  // A KeyObject made once: Node 24's createHmac given a Buffer throws and catches twice to learn it is not one.
+  const key = createSecretKey(secret);
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest();
   return {
     sign(purpose: TokenPurpose, subscriptionId: string, ttlSeconds: number): { token: string; jti: string } {
