@@ -84,6 +84,8 @@ export async function startServiceProcess(options: {
       RATE_LIMIT_BACKOFFICE: '10000000',
       RATE_LIMIT_READER: '10000000',
       RATE_LIMIT_ANONYMOUS: '10000000',
+      // The preloaded hook profiles as the bench's own profiler does: CPU, or allocations (BENCH_PROFILE_HEAP).
+      ...(options.profiled && process.env.BENCH_PROFILE_HEAP && { BENCH_PROFILE_HEAP: process.env.BENCH_PROFILE_HEAP }),
     },
     stdio: options.profiled ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'ignore', 'pipe'],
     detached: true,
