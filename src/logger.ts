@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino, { type Bindings, type ChildLoggerOptions, type Logger } from 'pino';
 import type { Config } from './config.js';
-import { REDACT_PATHS } from './plugins/request-log.js';
+import { REDACT_PATHS, levelEnabled } from './plugins/request-log.js';
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({
@@ -51,8 +51,7 @@ class DeferredChild implements FastifyBaseLogger {
 
   /** pino's, which request-log asks before building its line. */
   isLevelEnabled(level: string): boolean {
-    const logger = (this.#made ?? this.#parent) as FastifyBaseLogger & Partial<Pick<Logger, 'isLevelEnabled'>>;
-    return logger.isLevelEnabled?.(level) ?? true;
+    return levelEnabled(this.#made ?? this.#parent, level);
   }
 
   #log(level: LevelName, args: unknown[]): void {

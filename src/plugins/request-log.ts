@@ -29,8 +29,9 @@ export const REDACT_PATHS = [
   '*.secret',
 ];
 
-/** Whether `log` writes info lines: the app's logger is pino, which can say so. */
-const writesInfo = (log: FastifyBaseLogger) => (log as FastifyBaseLogger & Partial<Pick<Logger, 'isLevelEnabled'>>).isLevelEnabled?.('info') ?? true;
+/** Whether `log` writes lines of `level`: the app's logger is pino, which can say so (any other is assumed to). */
+export const levelEnabled = (log: FastifyBaseLogger, level: string): boolean =>
+  (log as FastifyBaseLogger & Partial<Pick<Logger, 'isLevelEnabled'>>).isLevelEnabled?.(level) ?? true;
 
 /**
  * One line per request: request id, route, status, duration. Both hooks are plain callbacks
@@ -43,7 +44,7 @@ export const requestLogPlugin = fp(
       done();
     });
     app.addHook('onResponse', (req: FastifyRequest, reply, done) => {
-      if (writesInfo(req.log)) {
+      if (levelEnabled(req.log, 'info')) {
         req.log.info(
           {
             method: req.method,
