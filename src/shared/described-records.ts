@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoTimestamp, recordKey, uuid } from './schemas.js';
-import { stamps } from './time.js';
+import { stamped } from './time.js';
 
 /**
  * A media's record with a stable key, a name and a description (content types, topics): its
@@ -42,10 +42,9 @@ interface DescribedRow {
 }
 
 /** A described record on the Backoffice wire. */
-export const toDescribedRecord = (row: DescribedRow) => ({
+export const toDescribedRecord = (row: DescribedRow) => stamped({
   id: row.id,
   key: row.key,
   name: row.name,
   description: row.description,
-  ...stamps(row),
-});
+}, row);

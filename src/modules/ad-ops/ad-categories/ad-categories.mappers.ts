@@ -1,8 +1,7 @@
-import { stamps } from '../../../shared/time.js';
+import { stamped } from '../../../shared/time.js';
 import type { AdCategoryRow } from './ad-categories.repository.js';
 
-export const toAdCategory = (row: AdCategoryRow) => ({
+export const toAdCategory = (row: AdCategoryRow) => stamped({
   id: row.id,
   name: row.name,
-  ...stamps(row),
-});
+}, row);

@@ -1,4 +1,4 @@
-import { iso, stamps } from '../../../shared/time.js';
+import { iso, stamped } from '../../../shared/time.js';
 import type { ProfileTypeWithMetadata } from './profile-types.repository.js';
 import type { PROFILE_KINDS } from './profile-types.schemas.js';
 
@@ -28,10 +28,9 @@ const fieldsOf = (row: ProfileTypeWithMetadata) => ({
   metadata: row.metadata.map((m) => ({ key: m.key, value: m.value })),
 });
 
-export const toProfileType = (row: ProfileTypeWithMetadata) => ({
+export const toProfileType = (row: ProfileTypeWithMetadata) => stamped({
   ...fieldsOf(row),
-  ...stamps(row),
-});
+}, row);
 
 /** Reader view (spec 2.5): a profile type has no per-language fields; meta.locales follows the media's. */
 export const toReaderProfileType = (row: ProfileTypeWithMetadata, locales: { current: string | null; available: string[] }) => ({

@@ -1,6 +1,6 @@
 import { type BlockRow, type ImageUrl, toWireBlock } from '../../../shared/blocks.js';
 import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
-import { iso, isoOrNull, stamps } from '../../../shared/time.js';
+import { iso, isoOrNull, stamped } from '../../../shared/time.js';
 import type { KindDef, KindRow } from './profiles.kind.js';
 import type { ProfileRecord, ProfileSummary, ProfileTree } from './profiles.repository.js';
 import { ADDRESS_FIELDS, CONTACT_FIELDS } from './profiles.schemas.js';
@@ -16,7 +16,7 @@ export function profileMappers(urlOf: ImageUrl) {
   const imageUrl = (key: string | null) => (key ? urlOf(key) : null);
 
   /** Backoffice view (spec 2.13), with the kind's own fields. */
-  const toBackoffice = (kind: KindDef) => (row: ProfileRecord) => ({
+  const toBackoffice = (kind: KindDef) => (row: ProfileRecord) => stamped({
     id: row.id,
     ...kind.toWire(row as unknown as KindRow),
     cover_image_key: row.coverImageKey,
@@ -46,8 +46,7 @@ export function profileMappers(urlOf: ImageUrl) {
       description_text: l.descriptionText,
       deleted_at: isoOrNull(l.deletedAt),
     })),
-    ...stamps(row),
-  });
+  }, row);
 
   /** Reader list item (spec 2.3 for a person): one language, contact in its own language. */
   const toReaderItem = (kind: KindDef) => (row: ProfileSummary, view: ReaderView<'categories' | 'profile_types'>) => {

@@ -1,4 +1,4 @@
-import { iso, stamps } from '../../../shared/time.js';
+import { iso, stamped } from '../../../shared/time.js';
 import type { Gravity, ImageType } from './assets.images.js';
 import type { AssetImageWithLocales } from './assets.repository.js';
 import type { AssetRow } from './assets.table.js';
@@ -15,12 +15,11 @@ export const toAsset = (row: AssetRow) => ({
 });
 
 /** Spec 2.9, exactly. */
-export const toAssetImage = (row: AssetImageWithLocales) => ({
+export const toAssetImage = (row: AssetImageWithLocales) => stamped({
   id: row.id,
   file_key: row.fileKey,
   file_hash: row.fileHash,
   name: row.name,
   gravity: row.gravity as Gravity,
   locales: row.locales.map((l) => ({ id: l.id, locale: l.locale, credit: l.credit, caption_html: l.captionHtml })),
-  ...stamps(row),
-});
+}, row);

@@ -1,15 +1,14 @@
 import type { ReaderView } from '../../../shared/http/reader.js';
 import { readerNamed, toNamedLocales } from '../../../shared/named-locales.js';
-import { iso, stamps } from '../../../shared/time.js';
+import { iso, stamped } from '../../../shared/time.js';
 import type { CategoryWithLocales } from './categories.repository.js';
 
-export const toBackofficeCategory = (row: CategoryWithLocales) => ({
+export const toBackofficeCategory = (row: CategoryWithLocales) => stamped({
   id: row.id,
   locales: toNamedLocales(row.locales),
   svg_icon: row.svgIcon,
   is_archived: row.isArchived,
-  ...stamps(row),
-});
+}, row);
 
 /** Reader view (spec 2.4): one language, chosen by the locale rule. */
 export const toReaderCategory = (row: CategoryWithLocales, view: Pick<ReaderView, 'locale' | 'fallback'>) => {

@@ -1,6 +1,6 @@
 import { type BlockRow, type ImageUrl, type ResolvedImage, type StoredFields, toServedImage, toWireBlock, toWireVideo } from '../../../shared/blocks.js';
 import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
-import { iso, isoOrNull, stamps } from '../../../shared/time.js';
+import { iso, isoOrNull, stamped } from '../../../shared/time.js';
 import type { ContentBlockRow, ContentLocaleRecord, ContentRecord, ContentTree } from './contents.repository.js';
 import type { VISUAL_TYPES } from './contents.schemas.js';
 
@@ -37,7 +37,7 @@ export function contentMappers(urlOf: ImageUrl) {
   });
 
   /** Backoffice view (spec 2.7). */
-  const toBackofficeContent = (row: ContentRecord) => ({
+  const toBackofficeContent = (row: ContentRecord) => stamped({
     id: row.id,
     template_id: row.templateId,
     workspace_id: row.workspaceId,
@@ -53,8 +53,7 @@ export function contentMappers(urlOf: ImageUrl) {
     published_at: isoOrNull(row.publishedAt),
     released_at: isoOrNull(row.releasedAt),
     released_at_timezone: row.releasedAtTimezone,
-    ...stamps(row),
-  });
+  }, row);
 
   /** Reader view: one language by the locale rule, flat. */
   const toReaderContent = (row: ContentRecord, view: Pick<ReaderView, 'locale' | 'fallback'>) => {

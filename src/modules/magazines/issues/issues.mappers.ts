@@ -1,7 +1,7 @@
 import type { ImageUrl } from '../../../shared/blocks.js';
 import { toServedImage } from '../../../shared/blocks.js';
 import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
-import { iso, isoOrNull, stamps } from '../../../shared/time.js';
+import { iso, isoOrNull, stamped } from '../../../shared/time.js';
 import type { BlockRecord, IssueLocaleRecord, IssueRecord, SectionContentRecord, SectionRecord, SlotRecord } from './issues.repository.js';
 import type { ISSUE_VISUAL_TYPES } from './issues.schemas.js';
 
@@ -14,7 +14,7 @@ export function issueMappers(urlOf: ImageUrl) {
     image: l.visualType === 'image' && l.visualImage ? toServedImage(l.visualImage, urlOf) : null,
   });
 
-  const toIssue = (row: IssueRecord) => ({
+  const toIssue = (row: IssueRecord) => stamped({
     id: row.id,
     workspace_id: row.workspaceId,
     issue_type_id: row.issueTypeId,
@@ -31,10 +31,9 @@ export function issueMappers(urlOf: ImageUrl) {
       description_html: l.descriptionHtml,
       description_text: l.descriptionText,
     })),
-    ...stamps(row),
-  });
+  }, row);
 
-  const toSection = (row: SectionRecord) => ({
+  const toSection = (row: SectionRecord) => stamped({
     id: row.id,
     issue_id: row.issueId,
     key: row.key,
@@ -47,8 +46,7 @@ export function issueMappers(urlOf: ImageUrl) {
       description_text: l.descriptionText,
       deleted_at: isoOrNull(l.deletedAt),
     })),
-    ...stamps(row),
-  });
+  }, row);
 
   const toSlot = (row: SlotRecord) => ({
     id: row.id,
@@ -70,14 +68,13 @@ export function issueMappers(urlOf: ImageUrl) {
     updated_at: iso(row.updatedAt),
   });
 
-  const toSectionContent = (row: SectionContentRecord) => ({
+  const toSectionContent = (row: SectionContentRecord) => stamped({
     id: row.id,
     issue_id: row.issueId,
     section_id: row.sectionId,
     content_id: row.contentId,
     position: row.position,
-    ...stamps(row),
-  });
+  }, row);
 
   /** Reader: a section in one language by the locale rule. */
   const readerSectionFields = (row: SectionRecord, view: View) => {
