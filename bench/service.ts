@@ -81,6 +81,9 @@ export async function startServiceProcess(options: {
       DATABASE_URL: options.databaseUrl,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      // Node's options as the floor's process gets them (it inherits the bench's environment): a
+      // runtime flag tried on the bench (`--max-semi-space-size`) applies to both sides alike.
+      ...(process.env.NODE_OPTIONS && { NODE_OPTIONS: process.env.NODE_OPTIONS }),
       RATE_LIMIT_BACKOFFICE: '10000000',
       RATE_LIMIT_READER: '10000000',
       RATE_LIMIT_ANONYMOUS: '10000000',
