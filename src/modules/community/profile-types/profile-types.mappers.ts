@@ -28,9 +28,7 @@ const fieldsOf = (row: ProfileTypeWithMetadata) => ({
   metadata: row.metadata.map((m) => ({ key: m.key, value: m.value })),
 });
 
-export const toProfileType = (row: ProfileTypeWithMetadata) => stamped({
-  ...fieldsOf(row),
-}, row);
+export const toProfileType = (row: ProfileTypeWithMetadata) => stamped(fieldsOf(row), row);
 
 /** Reader view (spec 2.5): a profile type has no per-language fields; meta.locales follows the media's. */
 export const toReaderProfileType = (row: ProfileTypeWithMetadata, locales: { current: string | null; available: string[] }) => ({
