@@ -34,6 +34,28 @@ describe('rowsAsSelected', () => {
     expect(new Date(rows[0]!.at).toISOString()).toBe('2026-11-24T10:00:00.123Z');
   });
 
+  it('gives each row its fields in the order selected, one object shape per statement', async () => {
+    const [ours] = await rowsAsSelected(statement, { n: 2, label: 'b' });
+    const [drizzles] = (await all({ n: 2, label: 'b' })) as Array<Record<string, unknown>>;
+    expect(Object.keys(ours!)).toEqual(['n', 'at', 'label']);
+    expect(Object.keys(ours!)).toEqual(Object.keys(drizzles!));
+    expect(Object.getPrototypeOf(ours)).toBe(Object.prototype);
+    const [again] = await rowsAsSelected(statement, { n: 3, label: 'c' });
+    expect(again).toEqual({ n: 3, at: ours!.at, label: 'c' });
+  });
+
+  it('takes a column named __proto__ for a field, never for the prototype', async () => {
+    const odd = test.database.db
+      .select({ proto: sql<string>`${sql.placeholder('v')}::text`.as('__proto__'), n: sql<number>`1`.as('n') })
+      .from(sql`(values (1)) as one (x)`)
+      .prepare('prepared_test_proto') as unknown as Prepared<Record<string, unknown>>;
+    const [row] = await rowsAsSelected(odd, { v: 'x' });
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(Object.keys(row!)).toEqual(['__proto__', 'n']);
+    expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe('x');
+    expect(row!.n).toBe(1);
+  });
+
   it('sends the one statement all() sends', async () => {
     const ours = await statementsDuring(test.database, () => rowsAsSelected(statement, { n: 1, label: 'a' }));
     const drizzles = await statementsDuring(test.database, () => all({ n: 1, label: 'a' }));
