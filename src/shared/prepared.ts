@@ -64,8 +64,7 @@ export const rowsAsSelected = <Row>(statement: Prepared<Row>, params: Record<str
     const values = fillPlaceholders(pgStatement.params, params);
     let plan = arrayPlans.get(statement);
     if (!plan) arrayPlans.set(statement, (plan = { config: { ...pgStatement.rawQueryConfig, rowMode: 'array' } }));
-    const { config } = plan;
-    return pgStatement.client.query(config, values).then(
+    return pgStatement.client.query(plan.config, values).then(
       (result) => result.rows.map((plan.build ??= rowBuilder(result.fields.map((f) => f.name)))),
       (err: unknown) => {
         throw new DrizzleQueryError(pgStatement.rawQueryConfig.text, values, err as Error);

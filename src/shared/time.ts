@@ -12,6 +12,7 @@ export const isoOrNull = (value: Date | string | null | undefined): string | nul
   value === null || value === undefined ? null : iso(value);
 
 type Stamped = { insertedAt: Date | string; updatedAt: Date | string; deletedAt: Date | string | null | undefined };
+type WireStamps = { inserted_at: string; updated_at: string; deleted_at: string | null };
 
 /**
  * A wire object with the timestamps of a soft-deletable record written last, as every record's
@@ -19,8 +20,8 @@ type Stamped = { insertedAt: Date | string; updatedAt: Date | string; deletedAt:
  * spread into an object literal copies property by property in the runtime: 0.75 µs more a page
  * of 20 categories, measured on Node 20).
  */
-export const stamped = <T extends object>(wire: T, row: Stamped): T & { inserted_at: string; updated_at: string; deleted_at: string | null } => {
-  const out = wire as T & { inserted_at: string; updated_at: string; deleted_at: string | null };
+export const stamped = <T extends object>(wire: T, row: Stamped): T & WireStamps => {
+  const out = wire as T & WireStamps;
   out.inserted_at = iso(row.insertedAt);
   out.updated_at = iso(row.updatedAt);
   out.deleted_at = isoOrNull(row.deletedAt);
