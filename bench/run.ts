@@ -8,7 +8,7 @@
  * duration, the whole bench has a time cap, and nothing is written to the repository.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -29,7 +29,7 @@ import { PUBLISHER_SCENARIOS, preparePublisherBench } from './publisher.js';
 import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
 import { type MeasuredRow, cpuRatio, expectSameJson, median } from './rows.js';
-import type { LoadReply, LoadResult, LoadScenario } from './load.js';
+import type { LoadResult, LoadScenario } from './load.js';
 import { runMessengerBench } from './messenger.js';
 import { FLOOR_SERVER_START, type FloorServerReply, type FloorServerStart } from './floor-server.js';
 import { PROFILE_DIR, type Profiler, profileFile, profileHookImport, profilerOfThisProcess, remoteProfiler } from './profile.js';
@@ -43,6 +43,7 @@ import {
   startServiceProcess,
 } from './service.js';
 import { measureStartup, messageWith, printStartup } from './startup.js';
+import { type ListBody, clientCredentialsToken, deepPagePath, getJson, processCpuUs, runLoad, startLoadGenerator } from './processes.js';
 
 const CATEGORIES = 10_000;
 const CONNECTIONS = 50;
@@ -102,31 +103,6 @@ const listenUrl = (server: FastifyInstance | App) => {
   return `http://${HOST}:${port}`;
 };
 
-async function getJson<T>(url: string, headers: Record<string, string>): Promise<T> {
-  const res = await fetch(url, { headers });
-  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
-  return (await res.json()) as T;
-}
-
-interface ListBody {
-  data: Array<{ id: string; locales: unknown[] }>;
-  meta: { next: string | null };
-}
-
-/** Follows meta.next from the first page until `rows` rows lie behind; the path of the next page of 20. */
-async function deepPagePath(appUrl: string, headers: Record<string, string>, rows: number): Promise<string> {
-  let path = '/core/v2/categories?limit=100';
-  for (let seen = 0; seen < rows; ) {
-    const page = await getJson<ListBody>(appUrl + path, headers);
-    seen += page.data.length;
-    if (!page.meta.next) throw new Error(`the listing ended after ${seen} rows`);
-    path = page.meta.next;
-  }
-  const url = new URL(path, appUrl);
-  url.searchParams.set('limit', '20');
-  return url.pathname + url.search;
-}
-
 /**
  * The categories floor as a process of its own (bench/floor-server.ts), on a pool of its own
  * to `databaseUrl`: what it answers is checked against the app's like the in-process floor's.
@@ -154,24 +130,6 @@ async function startFloorProcess(start: FloorServerStart): Promise<{ url: string
     throw new Error(`the floor process did not start: ${reply.error}`);
   }
   return { url: `http://${HOST}:${reply.port}`, server: { pid: child.pid!, profiler: PROFILE_DIR ? remoteProfiler(child) : undefined }, stop };
-}
-
-function startLoadGenerator(): ChildProcess {
-  // fork() passes on tsx's loader flags (process.execArgv), so the child runs TypeScript too.
-  return fork(fileURLToPath(new URL('./load.ts', import.meta.url)), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-}
-
-function runLoad(child: ChildProcess, scenario: LoadScenario): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`the load generator exited (${code})`));
-    child.once('exit', onExit);
-    child.once('message', (reply: LoadReply) => {
-      child.off('exit', onExit);
-      if (reply.ok) resolve(reply.result);
-      else reject(new Error(`autocannon failed: ${reply.error}`));
-    });
-    child.send(scenario);
-  });
 }
 
 interface Row extends MeasuredRow {
@@ -274,24 +232,6 @@ function mainThreadCpuUs(): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * CPU time so far of another process (a service or floor process of its own), in µs: the sum over
- * its threads, and its main thread's, from Linux's schedstat (nanoseconds, where /proc's stat
- * counts 10 ms ticks). A thread that ended takes its time with it; Node's threads (V8's helpers,
- * libuv's pool) live as long as the process.
- */
-function processCpuUs(pid: number): { cpuUs: number; mainUs: number } {
-  const onCpuNs = (tid: string) => {
-    try {
-      return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      return 0; // ended between the listing and the read
-    }
-  };
-  const total = readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + onCpuNs(tid), 0);
-  return { cpuUs: total / 1000, mainUs: onCpuNs(String(pid)) / 1000 };
 }
 
 /** CPU so far, in µs, of the process that serves a step: a server process of its own, or this one. */
@@ -442,16 +382,7 @@ async function main() {
 
   // A Reader application token (client credentials): an ES256 JWT verified on every request.
   const oauthClient = await app.services.oauth.clients.create(systemContext(media.id), { name: 'bench', scopes: ['media:read'], type: 'confidential' });
-  const tokenRes = await fetch(
-    `${appUrl}/api/media/v1/oauth/token?${new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: oauthClient.row.id,
-      client_secret: oauthClient.secret!,
-    })}`,
-    { method: 'POST' },
-  );
-  if (!tokenRes.ok) throw new Error(`token endpoint answered ${tokenRes.status}`);
-  const { access_token: accessToken } = (await tokenRes.json()) as { access_token: string };
+  const accessToken = await clientCredentialsToken(appUrl, { id: oauthClient.row.id, secret: oauthClient.secret! });
   const bearer = { authorization: `Bearer ${accessToken}`, 'x-service-media-id': media.id };
 
   // Check the seed through the API before measuring anything.

@@ -70,10 +70,12 @@ export async function startServiceProcess(options: {
   onStart: (stop: () => Promise<void>) => void;
   /** BENCH_PROFILE: preload the profile hook and open the channel it listens on. */
   profiled?: boolean;
+  /** The checkout to run (its sources, migrations, node_modules); this one by default. */
+  root?: string;
 }): Promise<ServiceProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, options.profiled ? withProfileHook(options.args) : options.args, {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
