@@ -1,14 +1,15 @@
 /**
  * `npm run bench:ab -- <base>`: the service at `<base>` (a commit, a branch; HEAD by default) side
- * by side with this checkout's, to see a change of a few per cent that `npm run bench` cannot (a
- * turn there moves by 5-10 %, and an hour's drift between two runs by more). PostgreSQL only
- * (DATABASE_URL): both services run as processes of their own, `npm start`'s command, on one seeded
- * database of the bench's, and take turns of 1 s under the same load (A B B A, then B A A B), each
- * turn's CPU per request read from /proc for that process alone. What it prints per read is the
- * median over the turns of B's CPU against A's in the same pair of turns, and in how many pairs B
- * cost less. Same code on both sides gives medians within about 5 %.
+ * by side with this checkout's, to see a change of a few per cent that `npm run bench` cannot (an
+ * hour's drift between two runs moves a read by more). PostgreSQL only (DATABASE_URL): both services
+ * run as processes of their own, `npm start`'s command, on one seeded database of the bench's, and
+ * are loaded at the same time for turns of 1 s (half the connections each), each one's CPU per
+ * request read from /proc for that process alone. What it prints per read is the median over the
+ * turns of B's CPU against A's in the same turn, and in how many turns B cost less. On this 2-core
+ * VM one turn's ratio moves by 10-20 % even with the same code on both sides (the two servers, the
+ * database and the load share the cores), so a change of 3 % needs some 30-50 turns to show.
  *
- * AB_TURNS (12), AB_SLICE_S (1), AB_ONLY (a pattern of the reads' names) change it.
+ * AB_TURNS (30), AB_SLICE_S (1), AB_CONNECTIONS (50), AB_ONLY (a pattern of the reads' names) change it.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -26,9 +27,9 @@ import { median } from './rows.js';
 import { type ServiceProcess, startServiceProcess } from './service.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TURNS = Math.max(2, Number(process.env.AB_TURNS ?? 12));
+const TURNS = Math.max(2, Number(process.env.AB_TURNS ?? 30));
 const SLICE_S = Number(process.env.AB_SLICE_S ?? 1);
-const CONNECTIONS = 50;
+const CONNECTIONS = Number(process.env.AB_CONNECTIONS ?? 50);
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
@@ -81,27 +82,39 @@ async function main() {
     { name: 'by id', headers: auth, paths: ids.map((id) => `/core/v2/categories/${id}`) },
   ].filter((r) => !process.env.AB_ONLY || new RegExp(process.env.AB_ONLY).test(r.name));
 
-  const loader = startLoadGenerator();
-  cleanups.push(() => loader.connected && loader.disconnect());
-  const turn = async (side: 'A' | 'B', read: (typeof reads)[number], seconds: number) => {
-    const scenario: LoadScenario = { url: services[side].url, method: 'GET', headers: read.headers, paths: read.paths, connections: CONNECTIONS, durationSeconds: seconds, warmupSeconds: 0 };
-    const before = processCpuUs(services[side].pid).cpuUs;
-    const result = await runLoad(loader, scenario);
-    if (result.non2xx + result.errors + result.timeouts > 0) throw new Error(`${read.name} on ${side}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return (processCpuUs(services[side].pid).cpuUs - before) / result.total;
+  // Two load generators, one per service, run at the same time: both services see the same
+  // moment of the machine (its drift from one second to the next moves a turn by 10-20 %), each
+  // with half the connections; which generator loads which service alternates from turn to turn.
+  const loaders = [startLoadGenerator(), startLoadGenerator()] as const;
+  for (const loader of loaders) cleanups.push(() => loader.connected && loader.disconnect());
+  const scenarioOf = (side: 'A' | 'B', read: (typeof reads)[number], seconds: number): LoadScenario => ({
+    url: services[side].url,
+    method: 'GET',
+    headers: read.headers,
+    paths: read.paths,
+    connections: CONNECTIONS / 2,
+    durationSeconds: seconds,
+    warmupSeconds: 0,
+  });
+  const turn = async (read: (typeof reads)[number], seconds: number, swap: boolean) => {
+    const sides = ['A', 'B'] as const;
+    const before = sides.map((side) => processCpuUs(services[side].pid).cpuUs);
+    const results = await Promise.all(sides.map((side, i) => runLoad(loaders[(i + Number(swap)) % 2]!, scenarioOf(side, read, seconds))));
+    const cpu = sides.map((side, i) => (processCpuUs(services[side].pid).cpuUs - before[i]!) / results[i]!.total);
+    results.forEach((r, i) => {
+      if (r.non2xx + r.errors + r.timeouts > 0) throw new Error(`${read.name} on ${sides[i]}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    });
+    return { A: cpu[0]!, B: cpu[1]! };
   };
 
   console.log(`A: ${base} (${baseCommit.slice(0, 10)}), B: this checkout (${git('rev-parse', '--short=10', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? ' with changes' : ''})`);
-  console.log(`${TURNS} pairs of ${SLICE_S} s turns per read, ${CONNECTIONS} connections; CPU µs per request of each service process`);
+  console.log(`${TURNS} turns of ${SLICE_S} s per read, A and B loaded at once (${CONNECTIONS / 2} connections each); CPU µs per request of each service process`);
   for (const read of reads) {
-    for (const side of ['A', 'B'] as const) await turn(side, read, 3);
+    await turn(read, 3, false);
     const a: number[] = [];
     const b: number[] = [];
     for (let i = 0; i < TURNS; i++) {
-      // A B B A, B A A B: a pair's two turns sit next to each other, each side first every other time.
-      const order = i % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const);
-      const cpu = { A: 0, B: 0 };
-      for (const side of order) cpu[side] = await turn(side, read, SLICE_S);
+      const cpu = await turn(read, SLICE_S, i % 2 === 1);
       a.push(cpu.A);
       b.push(cpu.B);
     }
@@ -109,7 +122,7 @@ async function main() {
     const fewer = ratios.filter((r) => r < 1).length;
     console.log(
       `${read.name.padEnd(22)} A ${median(a).toFixed(1).padStart(6)} µs  B ${median(b).toFixed(1).padStart(6)} µs  ` +
-        `B/A ${median(ratios).toFixed(3)} (paired median; ${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}), B cheaper in ${fewer} of ${TURNS}`,
+        `B/A ${median(ratios).toFixed(3)} (median of the turns; ${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}), B cheaper in ${fewer} of ${TURNS}`,
     );
   }
 }
