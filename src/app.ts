@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -20,6 +20,7 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { serializerCompiler } from './plugins/serializer.js';
+import { validatorCompiler } from './plugins/validator.js';
 import { idempotencyStore } from './shared/http/idempotency.js';
 import { createCacheBus } from './shared/cache-bus.js';
 import { inReadScope, isReplicaRoute } from './db/read-replica.js';

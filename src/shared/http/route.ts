@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault, RouteOptions } from 'fastify';
-import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler } from '../../plugins/validator.js';
 import { z } from 'zod';
 import type { KeyPrincipal, Permission } from '../permissions.js';
 import type { ErrorFormat } from '../errors.js';
