@@ -21,6 +21,7 @@ import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { serializerCompiler } from './plugins/serializer.js';
 import { validatorCompiler } from './plugins/validator.js';
+import { etagsReady } from './shared/http/conditional.js';
 import { idempotencyStore } from './shared/http/idempotency.js';
 import { createCacheBus } from './shared/cache-bus.js';
 import { inReadScope, isReplicaRoute } from './db/read-replica.js';
@@ -85,6 +86,7 @@ function nameEveryPlugin(app: { register: (...args: never[]) => unknown }): void
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
   const logger = deps.logger ?? createLogger(config);
+  await etagsReady;
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import xxhash from 'xxhash-wasm';
-import { etagOf } from '../../src/shared/http/conditional.js';
+import { etagOf, etagsReady } from '../../src/shared/http/conditional.js';
 
 const { h64Raw } = await xxhash();
+await etagsReady;
 /** The library's one-shot hash of a whole buffer, in the tag's 16 hex digits. */
 const reference = (bytes: Buffer) => h64Raw(bytes).toString(16).padStart(16, '0');
 

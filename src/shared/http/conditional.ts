@@ -21,7 +21,17 @@ const WIDE = /[\u0100-\uffff]/;
 // xxHash64 (WebAssembly): an ETag only has to tell two versions of one representation apart, which
 // 64 bits do with a chance of 1 in 2^64 of missing a change; @fastify/etag's default is a 32-bit
 // FNV-1a. SHA-256 cost 6 µs for a page of 20 categories (11 KB), about 3 % of its request; this 1.
-const { h64Raw, create64 } = await xxhash();
+// Compiled once, started on import and awaited by buildApp (not a top-level await, which would
+// change the order in which the modules that import this one are evaluated).
+let hasher: Awaited<ReturnType<typeof xxhash>> | undefined;
+/** Resolves once the hasher is ready; buildApp waits for it, so no answer is ever hashed before. */
+export const etagsReady: Promise<void> = xxhash().then((api) => {
+  hasher = api;
+});
+const ready = () => {
+  if (!hasher) throw new Error('etagOf called before etagsReady resolved');
+  return hasher;
+};
 
 /** The bytes of a string are written here before hashing, not into a new Buffer each time. */
 let scratch = Buffer.allocUnsafe(64 * 1024);
@@ -30,17 +40,17 @@ const ONE_SHOT_LIMIT = 1024 * 1024;
 const CHUNK = 64 * 1024;
 
 const hashBytes = (bytes: Uint8Array): bigint => {
-  if (bytes.byteLength <= ONE_SHOT_LIMIT) return h64Raw(bytes);
-  const hasher = create64();
-  for (let at = 0; at < bytes.byteLength; at += CHUNK) hasher.update(bytes.subarray(at, at + CHUNK));
-  return hasher.digest();
+  if (bytes.byteLength <= ONE_SHOT_LIMIT) return ready().h64Raw(bytes);
+  const state = ready().create64();
+  for (let at = 0; at < bytes.byteLength; at += CHUNK) state.update(bytes.subarray(at, at + CHUNK));
+  return state.digest();
 };
 
 const hashString = (body: string, encoding: 'latin1' | 'utf8'): bigint => {
   const most = encoding === 'latin1' ? body.length : body.length * 3;
   if (most > ONE_SHOT_LIMIT) return hashBytes(Buffer.from(body, encoding));
   if (most > scratch.length) scratch = Buffer.allocUnsafe(Math.max(most, scratch.length * 2));
-  return h64Raw(scratch.subarray(0, scratch.write(body, encoding)));
+  return ready().h64Raw(scratch.subarray(0, scratch.write(body, encoding)));
 };
 
 const hex = (hash: bigint) => hash.toString(16).padStart(16, '0');
