@@ -20,7 +20,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { systemContext } from '../src/shared/http/route.js';
-import { openBenchDatabase, seedCategories } from './database.js';
+import { openBenchDatabase, sampleCategoryIds, seedCategories } from './database.js';
 import type { LoadScenario } from './load.js';
 import { clientCredentialsToken, deepPagePath, processCpuUs, runLoad, startLoadGenerator } from './processes.js';
 import { median } from './rows.js';
@@ -65,7 +65,7 @@ async function main() {
   const { secret } = await app.services.core.apiKeys.create(media.id, { name: 'ab', role: 'editor' });
   const oauthClient = await app.services.oauth.clients.create(systemContext(media.id), { name: 'ab', scopes: ['media:read'], type: 'confidential' });
   await seedCategories(bench.query, media.id, 10_000);
-  const ids = (await bench.query('select id from categories where media_id = $1 order by md5(id::text) limit 100', [media.id])).map((r) => r.id as string);
+  const ids = await sampleCategoryIds(bench.query, media.id, 100);
   await app.close();
 
   const start = (root: string) => startServiceProcess({ args: ['--import', 'tsx', 'src/main.ts'], root, databaseUrl: bench.url!, onStart: (stop) => cleanups.push(stop) });

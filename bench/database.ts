@@ -138,3 +138,8 @@ export async function seedCategories(query: RawQuery, mediaId: string, count: nu
   await query('vacuum analyze categories');
   await query('vacuum analyze category_locales');
 }
+
+/** `count` ids of a media's categories spread over the whole listing (by their hash, the same sample every run of a seed). */
+export async function sampleCategoryIds(query: RawQuery, mediaId: string, count: number): Promise<string[]> {
+  return (await query('select id from categories where media_id = $1 order by md5(id::text) limit $2', [mediaId, count])).map((r) => r.id as string);
+}

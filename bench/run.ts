@@ -26,7 +26,7 @@ import { COMMUNITY_SCENARIOS, prepareCommunityBench } from './community.js';
 import { CONTENTS_SCENARIOS, prepareContentsBench } from './contents.js';
 import { MAGAZINES_SCENARIOS, prepareMagazinesBench } from './magazines.js';
 import { PUBLISHER_SCENARIOS, preparePublisherBench } from './publisher.js';
-import { type BenchDatabase, openBenchDatabase, seedCategories } from './database.js';
+import { type BenchDatabase, openBenchDatabase, sampleCategoryIds, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
 import { type MeasuredRow, cpuRatio, expectSameJson, median } from './rows.js';
 import type { LoadResult, LoadScenario } from './load.js';
@@ -392,9 +392,7 @@ async function main() {
   }
   const deepPath = await deepPagePath(appUrl, auth, DEEP_ROWS);
   const deepCursor = new URL(deepPath, appUrl).searchParams.get('after')!;
-  const ids = (
-    await bench.query('select id from categories where media_id = $1 order by md5(id::text) limit $2', [media.id, BY_ID_SAMPLE])
-  ).map((r) => r.id as string);
+  const ids = await sampleCategoryIds(bench.query, media.id, BY_ID_SAMPLE);
 
   // The floor runs the statements the app itself sends for these three reads.
   const categories = app.services.core.categories;
