@@ -75,11 +75,18 @@ async function main() {
     authorization: `Bearer ${await clientCredentialsToken(services.B.url, { id: oauthClient.row.id, secret: oauthClient.secret! })}`,
     'x-service-media-id': media.id,
   };
-  const reads: Array<{ name: string; headers: Record<string, string>; paths: string[] }> = [
-    { name: 'list first page', headers: auth, paths: ['/core/v2/categories?limit=20'] },
-    { name: 'reader list (bearer)', headers: bearer, paths: ['/api/media/v1/categories?limit=20'] },
-    { name: 'list deep page', headers: auth, paths: [await deepPagePath(services.B.url, auth, 5_000)] },
-    { name: 'by id', headers: auth, paths: ids.map((id) => `/core/v2/categories/${id}`) },
+  // A read's paths per side: the deep page's cursor is each side's own, so that a change of the
+  // cursors' format can be compared too (either side would refuse the other's).
+  const same = (paths: string[]) => ({ A: paths, B: paths });
+  const reads: Array<{ name: string; headers: Record<string, string>; paths: Record<'A' | 'B', string[]> }> = [
+    { name: 'list first page', headers: auth, paths: same(['/core/v2/categories?limit=20']) },
+    { name: 'reader list (bearer)', headers: bearer, paths: same(['/api/media/v1/categories?limit=20']) },
+    {
+      name: 'list deep page',
+      headers: auth,
+      paths: { A: [await deepPagePath(services.A.url, auth, 5_000)], B: [await deepPagePath(services.B.url, auth, 5_000)] },
+    },
+    { name: 'by id', headers: auth, paths: same(ids.map((id) => `/core/v2/categories/${id}`)) },
   ].filter((r) => !process.env.AB_ONLY || new RegExp(process.env.AB_ONLY).test(r.name));
 
   // Two load generators, one per service, run at the same time: both services see the same
@@ -91,7 +98,7 @@ async function main() {
     url: services[side].url,
     method: 'GET',
     headers: read.headers,
-    paths: read.paths,
+    paths: read.paths[side],
     connections: CONNECTIONS / 2,
     durationSeconds: seconds,
     warmupSeconds: 0,

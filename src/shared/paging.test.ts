@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, hash, randomBytes, randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
@@ -90,15 +90,31 @@ describe('Paginator cursors', () => {
     expectInvalidCursor(() => pager.plan(order, scope, { limit: 5, after: cursor }));
   });
 
-  it('signs a cursor with the first 16 bytes of HMAC-SHA256(secret, scope NUL payload), so cursors outlive a deploy', () => {
-    // The secret is held as a KeyObject (Node 24's createHmac is slow with a Buffer); the MAC is the
-    // same bytes as under the raw secret, so cursors handed out before the change still verify.
+  it('signs a cursor with the first 22 base64url characters of SHA3-256(hex secret, NUL, scope, NUL, payload)', () => {
     const secret = randomBytes(32);
     const [payload, mac] = new Paginator(secret).encode(scope, order, thing(7)).split('.');
-    const expected = createHmac('sha256', secret).update(`${scope}\0${payload}`).digest().subarray(0, 16).toString('base64url');
+    const expected = hash('sha3-256', `${secret.toString('hex')}\0${scope}\0${payload}`, 'base64url').slice(0, 22);
     expect(mac).toBe(expected);
-    const accepted = new Paginator(Buffer.from(secret)).plan(order, scope, { limit: 5, after: `${payload}.${expected}` });
+    const same = new Paginator(Buffer.from(secret));
+    expect(same.plan(order, scope, { limit: 5, after: `${payload}.${expected}` }).shape).toBe('after');
+    // One character off, at either end, or one short, is refused.
+    for (const at of [0, 21]) {
+      const flipped = `${expected.slice(0, at)}${expected[at] === 'A' ? 'B' : 'A'}${expected.slice(at + 1)}`;
+      expectInvalidCursor(() => same.plan(order, scope, { limit: 5, after: `${payload}.${flipped}` }));
+    }
+    expectInvalidCursor(() => same.plan(order, scope, { limit: 5, after: `${payload}.${expected.slice(0, 21)}` }));
+  });
+
+  it('still accepts the cursors of earlier releases, signed with the first 16 bytes of HMAC-SHA256(secret, scope NUL payload)', () => {
+    // A deploy of the SHA-3 tag broke no client's paging: what it handed out before still verifies.
+    const secret = randomBytes(32);
+    const [payload] = new Paginator(secret).encode(scope, order, thing(7)).split('.');
+    const earlier = createHmac('sha256', secret).update(`${scope}\0${payload}`).digest().subarray(0, 16).toString('base64url');
+    const accepted = new Paginator(Buffer.from(secret)).plan(order, scope, { limit: 5, after: `${payload}.${earlier}` });
     expect(accepted.shape).toBe('after');
+    // Under another secret or scope it is refused like any foreign cursor.
+    expectInvalidCursor(() => pager.plan(order, scope, { limit: 5, after: `${payload}.${earlier}` }));
+    expectInvalidCursor(() => new Paginator(secret).plan(order, `${scope}x`, { limit: 5, after: `${payload}.${earlier}` }));
   });
 
   it('refuses a well-signed cursor whose content does not fit the keyset', () => {
