@@ -27,6 +27,7 @@ import { createCacheBus } from './shared/cache-bus.js';
 import { inReadScope, isReplicaRoute } from './db/read-replica.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { createLogger, requestLogger } from './logger.js';
+import { decorateRouteOptions } from './shared/http/route-options.js';
 
 export interface AppDeps {
   config: Config;
@@ -154,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorateRequest('mediaId', '');
   app.decorateRequest('bearer', null as never);
   app.decorateRequest('media', null as never);
+  decorateRouteOptions(app);
 
   await app.register(errorHandlerPlugin);
   await app.register(requestLogPlugin);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Config } from './config.js';
+import { routeOf } from './shared/http/route-options.js';
 
 /**
  * OpenTelemetry traces when OTEL_EXPORTER_OTLP_ENDPOINT is set: a span per request (and its
@@ -29,8 +30,8 @@ export async function startTelemetry(config: Pick<Config, 'otelEndpoint'>): Prom
         // The request and its handler; a span for each of a dozen hooks would cost more than it tells.
         instrumentHooks: false,
         requestHook: (span, request) => {
-          span.updateName(`${request.method} ${request.routeOptions.url ?? 'unknown route'}`);
-          const operationId = request.routeOptions.config.operationId ?? request.routeOptions.schema?.operationId;
+          span.updateName(`${request.method} ${routeOf(request).url ?? 'unknown route'}`);
+          const operationId = routeOf(request).config.operationId ?? routeOf(request).schema?.operationId;
           if (operationId) span.setAttribute('operation.id', operationId);
         },
       }),

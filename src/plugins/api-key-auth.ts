@@ -3,6 +3,7 @@ import { AppError } from '../shared/errors.js';
 import { type MaybePromise, andThen, checkHook } from '../shared/maybe-async.js';
 import type { AuthFailureThrottle } from './auth-failures.js';
 import { type KeyPrincipal, type Permission, can } from '../shared/permissions.js';
+import { routeOf } from '../shared/http/route-options.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,7 +18,7 @@ export type Authenticate = (secret: string) => MaybePromise<KeyPrincipal | null>
 function presentedKey(req: FastifyRequest): string | undefined {
   const header = req.headers['x-api-key'];
   if (typeof header === 'string' && header !== '') return header;
-  if (req.routeOptions.config.apiKeyInQuery) {
+  if (routeOf(req).config.apiKeyInQuery) {
     const value = (req.query as Record<string, unknown> | undefined)?.api_key;
     if (typeof value === 'string' && value !== '') return value;
   }
@@ -42,7 +43,7 @@ export function apiKeyAuth(authenticate: Authenticate, failures: AuthFailureThro
   // A cached key is admitted without a promise (four were made per request).
   return checkHook((req) =>
     andThen(failures.guard(req.ip, principalOf, req), (principal) => {
-      const permission: Permission | undefined = req.routeOptions.config.permission;
+      const permission: Permission | undefined = routeOf(req).config.permission;
       if (!permission || !can(principal.role, permission)) {
         throw new AppError(403, 'forbidden', `this key's role (${principal.role}) lacks the permission ${permission ?? 'for this route'}`);
       }

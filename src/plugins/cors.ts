@@ -1,5 +1,12 @@
 import cors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { forgetRoute } from '../shared/http/route-options.js';
+
+/** Sends the request to the 404 route, forgetting the route it had (see routeOf). */
+function notFound(req: FastifyRequest, reply: FastifyReply): void {
+  forgetRoute(req);
+  reply.callNotFound();
+}
 
 /** Response headers a browser script may read: limits, caching, paging, deprecation, tracing. */
 export const CORS_EXPOSED_HEADERS = [
@@ -36,8 +43,8 @@ export async function applyCors(
   if (origins === false) {
     // Routed here rather than to the Backoffice's catch-all, a preflight finds no route, as
     // without CORS, before any auth hook of the tree can answer it.
-    app.addHook('onRequest', (req, reply, done) => (req.method === 'OPTIONS' ? reply.callNotFound() : done()));
-    app.options('*', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
+    app.addHook('onRequest', (req, reply, done) => (req.method === 'OPTIONS' ? notFound(req, reply) : done()));
+    app.options('*', { schema: { hide: true } }, (req, reply) => notFound(req, reply));
     return;
   }
   await app.register(cors, {

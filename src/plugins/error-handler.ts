@@ -6,6 +6,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import { AppError, type ErrorDetail, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorCode } from '../shared/errors.js';
 import { findBadText } from './text-rule.js';
+import { routeOf } from '../shared/http/route-options.js';
 
 // Fastify's own 4xx errors, with a fixed message each so no internal text reaches a client.
 const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
@@ -190,7 +191,7 @@ export const errorHandlerPlugin = fp(
     app.setErrorHandler((err: FastifyError, req, reply) => {
       const appError = toAppError(err);
       // A route may answer its errors in a standard's shape (RFC 6749 at the token endpoint).
-      const format = req.routeOptions.config?.errorFormat?.format;
+      const format = routeOf(req).config?.errorFormat?.format;
       if (!appError) {
         req.log.error({ err: loggable(err) }, 'request failed');
         const internal = { error: 'internal error', code: 'internal' };

@@ -5,6 +5,7 @@ import { isUuid } from '../shared/ids.js';
 import type { AuthFailureThrottle } from './auth-failures.js';
 import type { MediaInfo } from '../shared/http/reader.js';
 import type { ReaderPrincipal } from '../shared/scopes.js';
+import { routeOf } from '../shared/http/route-options.js';
 
 // RFC 6750 b64token.
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
@@ -42,14 +43,14 @@ export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
     req.mediaId = media.id;
   };
   const admitBearer = (req: FastifyRequest, principal: ReaderPrincipal) => {
-    const config = req.routeOptions.config;
+    const config = routeOf(req).config;
     if (config.scope && !principal.scopes.includes(config.scope)) throw deps.errors.insufficientScope(config.scope);
     if (config.readerRequired && principal.kind !== 'reader') throw deps.errors.readerRequired();
     req.bearer = principal;
   };
   /** The media the request names, when it names one (cached: answered at once). */
   const mediaOf = (req: FastifyRequest): MaybePromise<void> => {
-    const config = req.routeOptions.config;
+    const config = routeOf(req).config;
     let header = req.headers['x-service-media-id'];
     // Feed readers and crawlers send no headers: these routes take the media from ?media_id= too.
     if ((header === undefined || header === '') && config.mediaFromQuery) header = (req.query as Record<string, string | undefined>).media_id;
@@ -67,7 +68,7 @@ export function readerAuth(deps: ReaderAuthDeps): onRequestHookHandler {
   // Callback hooks all the way when the media and the token are cached: no promise per request.
   return checkHook((req) =>
     andThen(mediaOf(req), () => {
-      if (req.routeOptions.config.anonymous) return;
+      if (routeOf(req).config.anonymous) return;
       return andThen(deps.failures.guard(req.ip, bearerOf, req), (principal) => admitBearer(req, principal));
     }),
   );

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import fp from 'fastify-plugin';
+import { routeOf } from '../shared/http/route-options.js';
 
 // Query parameters that may carry secrets; their values never reach a log line.
 const SECRET_PARAMS = ['api_key', 'code', 'code_verifier', 'client_secret', 'refresh_token', 'access_token', 'token', 'password'];
@@ -49,8 +50,8 @@ export const requestLogPlugin = fp(
           {
             method: req.method,
             url: redactUrl(req.url),
-            route: req.routeOptions.url ?? null,
-            operation: req.routeOptions.config.operationId ?? null,
+            route: routeOf(req).url ?? null,
+            operation: routeOf(req).config.operationId ?? null,
             status: reply.statusCode,
             duration_ms: Math.round(reply.elapsedTime * 100) / 100,
             ip: req.ip,

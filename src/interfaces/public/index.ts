@@ -18,6 +18,7 @@ import { surrogateKeyHook, surrogateKindOf } from '../../shared/http/surrogate.j
 import { errors } from '../../shared/errors.js';
 import { dataOf } from '../../shared/schemas.js';
 import type { TreeOptions } from '../backoffice/index.js';
+import { routeOf } from '../../shared/http/route-options.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,8 +67,8 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   // the handlers, a Reader operation's own among them, read it as req.media and the context's mediaId.
   app.addHook('preHandler', async (req) => {
     // Paging links stay relative; a document whose links must be absolute (RSS) gets the Reader's origin.
-    if (req.routeOptions.config.absoluteLinks) req.linkOrigin = originOf(req, config.publicBaseUrl);
-    const from = req.routeOptions.config.publicMedia;
+    if (routeOf(req).config.absoluteLinks) req.linkOrigin = originOf(req, config.publicBaseUrl);
+    const from = routeOf(req).config.publicMedia;
     if (!from) return;
     const params = req.params as Record<string, string>;
     const mediaId = from === 'path' ? params.media_id! : await from.of(params[from.param]!);
@@ -78,11 +79,11 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   });
   const markDeprecated = deprecationMarker(config.publicApiSunset);
   app.addHook('onSend', (req, reply, payload, done) => {
-    const { successor, publicIndex } = req.routeOptions.config;
+    const { successor, publicIndex } = routeOf(req).config;
     if (!publicIndex) markDeprecated(reply, successor && successorPath(successor, req.params));
     // Published data may be cached a minute by browsers and shared caches; errors are not.
     const success = reply.statusCode < 300 || reply.statusCode === 304;
-    reply.header('cache-control', success ? (req.routeOptions.config.cacheControl ?? 'public, max-age=60') : 'no-store');
+    reply.header('cache-control', success ? (routeOf(req).config.cacheControl ?? 'public, max-age=60') : 'no-store');
     done(null, payload);
   });
   // The Backoffice's and Reader's validators (a strong ETag of the answer, 304 to If-None-Match,

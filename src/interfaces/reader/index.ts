@@ -19,6 +19,7 @@ import { originOf } from '../../shared/envelopes.js';
 import { type ErrorStatus, documentRoute } from '../../shared/http/route.js';
 import { surrogateKeyHook, surrogateKindOf } from '../../shared/http/surrogate.js';
 import type { TreeOptions } from '../backoffice/index.js';
+import { routeOf } from '../../shared/http/route-options.js';
 
 const mediaId = uuid.describe('The media this request is about');
 const providerHint = uuid
@@ -93,9 +94,9 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     validators((req, reply) => {
       const read = req.method === 'GET' || req.method === 'HEAD';
       if (!read || (reply.statusCode >= 300 && reply.statusCode !== 304)) return 'no-store';
-      const own = req.routeOptions.config.cacheControl;
+      const own = routeOf(req).config.cacheControl;
       if (own) return own;
-      const { scope, readerRequired } = req.routeOptions.config;
+      const { scope, readerRequired } = routeOf(req).config;
       if (readerRequired || scope?.startsWith('account:') || req.bearer?.kind === 'reader') return 'private, no-store';
       // The media comes from a header: a shared cache keeps one answer per media.
       const vary = reply.getHeader('vary');

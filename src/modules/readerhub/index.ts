@@ -25,6 +25,7 @@ import { createInvitationsService } from './invitations/invitations.service.js';
 import { topicSubscriptionsReaderRoutes } from './topic-subscriptions/topic-subscriptions.reader.routes.js';
 import { createTopicSubscriptionsRepository } from './topic-subscriptions/topic-subscriptions.repository.js';
 import { createTopicSubscriptionsService } from './topic-subscriptions/topic-subscriptions.service.js';
+import { routeOf } from '../../shared/http/route-options.js';
 
 export type { ReaderRow } from './accounts/accounts.table.js';
 
@@ -73,7 +74,7 @@ const signedInReaderRoutes: FastifyPluginAsyncZod<{ readerhub: ReaderhubServices
   app.decorateRequest('readerAccount', null as never);
   // preHandler: after the body is validated, so that a refused request creates no account.
   app.addHook('preHandler', async (req) => {
-    if (req.routeOptions.config.readerRequired) req.readerAccount = await readerhub.accounts.ensure(contextOf(req));
+    if (routeOf(req).config.readerRequired) req.readerAccount = await readerhub.accounts.ensure(contextOf(req));
   });
 
   await app.register(accountsReaderRoutes, { accounts: readerhub.accounts });

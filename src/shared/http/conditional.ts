@@ -5,6 +5,7 @@ import type { RouteEntry } from '../../plugins/route-table.js';
 import { AppError } from '../errors.js';
 import { scopedStorage } from '../scoped-storage.js';
 import { type AnyRouteDef, contextOf } from './route.js';
+import { routeOf } from './route-options.js';
 
 /** If-None-Match against one strong ETag: a list of tags (weak ones compared weakly) or `*`. */
 export function notModified(header: string | string[] | undefined, etag: string): boolean {
@@ -199,7 +200,7 @@ export function currentVersions(routes: () => readonly RouteEntry[], tree: Route
   };
 
   const body = async (req: FastifyRequest, reply: FastifyReply): Promise<{ body: unknown; source: VersionSource } | null> => {
-    const source = sourceOf(req.routeOptions.url ?? '');
+    const source = sourceOf(routeOf(req).url ?? '');
     if (!source) return null;
     const all = (req.params ?? {}) as Record<string, string>;
     const params = Object.fromEntries(source.params.map((name) => [name, all[name]]));
@@ -220,7 +221,7 @@ export function currentVersions(routes: () => readonly RouteEntry[], tree: Route
 
   return {
     /** Whether the write's path has a GET to read its version from. */
-    has: (req: FastifyRequest): boolean => sourceOf(req.routeOptions.url ?? '') !== null,
+    has: (req: FastifyRequest): boolean => sourceOf(routeOf(req).url ?? '') !== null,
     /** The current answer of that GET, as its handler returns it. */
     body: async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => (await body(req, reply))?.body ?? null,
     /** The strong ETag that GET would send now; null when there is none. */

@@ -10,6 +10,7 @@ import type { ResponseHeader } from '../../plugins/openapi-document.js';
 import { idempotencyHooks, idempotencyKeyHeader } from './idempotency.js';
 import { type Upload, type UploadForm, readUpload } from './upload.js';
 import type { ReaderPrincipal, Scope } from '../scopes.js';
+import { routeOf } from './route-options.js';
 
 export type ZodApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -209,7 +210,7 @@ export function route<
       const read = form ? await readUpload(req, form) : undefined;
       const upload = read && form?.stage ? { ...read, staged: await form.stage(ctx, read, req.params as Record<string, string>) } : read;
       const input = { params: req.params, query: req.query, body: req.body, upload } as RouteInput<P, Q, B, U, T>;
-      const around = req.routeOptions.config.around;
+      const around = routeOf(req).config.around;
       // No closure unless a hook runs around the handler: tsx wraps every named function made at
       // run time in a `__name` call (about 1 µs a request, measured in a by-id profile).
       const result = around ? await around(req, reply, () => def.handler(ctx, input, reply)) : await def.handler(ctx, input, reply);

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { routeOf } from './route-options.js';
 
 /**
  * Surrogate keys (issue 17, cache purge): a Reader or Public answer names the records it holds
@@ -110,7 +111,7 @@ function addKey(keys: string[], seen: Map<string, Set<string>>, kind: string, it
 /** A tree's preSerialization hook: a success answer of a route with a kind gets its `Surrogate-Key`. */
 export function surrogateKeyHook(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
   // A plain callback: nothing here waits, so no promise per answer.
-  const kind = req.routeOptions.config.surrogateKind;
+  const kind = routeOf(req).config.surrogateKind;
   if (kind && reply.statusCode < 300) {
     const keys = surrogateKeys(kind, payload);
     if (keys.length > 0) reply.header('surrogate-key', keys.join(' '));

@@ -4,6 +4,7 @@ import { inRequestTransaction } from '../../../db/request-transaction.js';
 import { kindOf } from '../../../shared/http/surrogate.js';
 import { recordEventOf } from '../webhooks/webhooks.events.js';
 import type { AuditService } from './audit.service.js';
+import { routeOf } from '../../../shared/http/route-options.js';
 
 /** Field names that name a credential: left out of an entry even as names. */
 const SECRET = /secret|password|passphrase|credential|private_key|api_key|key_hash|(^|_)token$/i;
@@ -29,8 +30,8 @@ export function auditedWrites(db: Db, audit: AuditService) {
       const result = await work();
       const status = reply.statusCode;
       if (!req.principal || status < 200 || status >= 300) return result;
-      const url = req.routeOptions.url ?? '';
-      const operationId = req.routeOptions.config.operationId ?? `${req.method} ${url}`;
+      const url = routeOf(req).url ?? '';
+      const operationId = routeOf(req).config.operationId ?? `${req.method} ${url}`;
       const answerId = (result as { data?: { id?: unknown } } | undefined)?.data?.id;
       const event = recordEventOf({
         method: req.method,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { kindOf } from '../../../shared/http/surrogate.js';
 import { isUuid } from '../../../shared/ids.js';
+import { routeOf } from '../../../shared/http/route-options.js';
 
 /** An event as webhooks receive it in `data`, before it is addressed to each subscriber. */
 export interface WebhookEvent {
@@ -90,7 +91,7 @@ export function webhookEventHooks(emit: (mediaId: string, events: WebhookEvent[]
     reply.statusCode >= 200 &&
     reply.statusCode < 300 &&
     req.principal !== null &&
-    !req.routeOptions.url?.startsWith('/core/v2/webhooks') &&
+    !routeOf(req).url?.startsWith('/core/v2/webhooks') &&
     reply.getHeader('idempotent-replayed') === undefined;
   return {
     around: async (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> => {
@@ -112,14 +113,14 @@ export function webhookEventHooks(emit: (mediaId: string, events: WebhookEvent[]
       if (!isWrite(req, reply) || !req.principal) return;
       const event = recordEventOf({
         method: req.method,
-        url: req.routeOptions.url ?? '',
-        operationId: req.routeOptions.config.operationId,
+        url: routeOf(req).url ?? '',
+        operationId: routeOf(req).config.operationId,
         statusCode: reply.statusCode,
         params: (req.params ?? {}) as Record<string, string>,
         answerId: answerIds.get(req),
       });
       if (!event) return;
-      const data = { id: event.id, record: event.kind, operation_id: req.routeOptions.config.operationId ?? null };
+      const data = { id: event.id, record: event.kind, operation_id: routeOf(req).config.operationId ?? null };
       // A write that sets a status (a content created in one or moved into one) publishes the
       // record when that status is a published one (the service checks which it is), unless the
       // record had that status already.
