@@ -40,6 +40,14 @@ interface ArrayPlan {
   config: object;
   build?: RowBuilder;
 }
+
+/**
+ * A query config whose fields are its prototype's, none its own. pg copies the config of every
+ * query (so as not to write `values` into the caller's object) by copying its own properties'
+ * descriptors onto a new object of the same prototype: 1.8 µs for a config's four fields, 0.1
+ * for none, and the copy reads them all the same through the prototype.
+ */
+const inheritedConfig = (fields: object): object => Object.create(fields) as object;
 const arrayPlans = new WeakMap<object, ArrayPlan>();
 
 /**
@@ -63,7 +71,7 @@ export const rowsAsSelected = <Row>(statement: Prepared<Row>, params: Record<str
     const pgStatement = statement as unknown as NodePgStatement;
     const values = fillPlaceholders(pgStatement.params, params);
     let plan = arrayPlans.get(statement);
-    if (!plan) arrayPlans.set(statement, (plan = { config: { ...pgStatement.rawQueryConfig, rowMode: 'array' } }));
+    if (!plan) arrayPlans.set(statement, (plan = { config: inheritedConfig({ ...pgStatement.rawQueryConfig, rowMode: 'array' }) }));
     return pgStatement.client.query(plan.config, values).then(
       (result) => result.rows.map((plan.build ??= rowBuilder(result.fields.map((f) => f.name)))),
       (err: unknown) => {
