@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { surrogateKeys, surrogateKindOf } from '../../src/shared/http/surrogate.js';
+import { surrogateKeys as surrogateHeader, surrogateKindOf } from '../../src/shared/http/surrogate.js';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { type ContentWire, type DocsFixture, createContent, docsFixture } from '../setup/docs.js';
 import { type Client, type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
 import { type ReaderOf, readerOf } from '../setup/public.js';
+
+/** The keys of the header value surrogateKeys builds, in order; none for an empty value. */
+const surrogateKeys = (kind: string, body: unknown): string[] => {
+  const value = surrogateHeader(kind, body);
+  expect(value).not.toMatch(/^ | $| {2}/);
+  return value === '' ? [] : value.split(' ');
+};
 
 let ctx: TestContext;
 let media: SeededMedia;
