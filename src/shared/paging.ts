@@ -165,7 +165,11 @@ function fits(type: SortType, value: unknown): boolean {
 /** A cursor's tag: 22 base64url characters, 132 bits of its MAC. */
 const TAG_LENGTH = 22;
 
-/** Whether two strings of ASCII are equal, in a time that does not depend on where they differ. */
+/**
+ * Whether two strings of ASCII are equal, in a time that does not depend on where they differ.
+ * crypto.timingSafeEqual does the same for bytes; a tag is a string here, and making two Buffers of
+ * it on every cursor read would be the allocations the one-shot tag was meant to save.
+ */
 function sameTag(given: string, expected: string): boolean {
   if (given.length !== expected.length) return false;
   let diff = 0;
