@@ -28,6 +28,7 @@ import { inReadScope, isReplicaRoute } from './db/read-replica.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { createLogger, requestLogger } from './logger.js';
 import { decorateRouteOptions } from './shared/http/route-options.js';
+import { oneRequestShape } from './shared/http/request-shape.js';
 
 export interface AppDeps {
   config: Config;
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorateRequest('bearer', null as never);
   app.decorateRequest('media', null as never);
   decorateRouteOptions(app);
+  oneRequestShape(app);
 
   await app.register(errorHandlerPlugin);
   await app.register(requestLogPlugin);
