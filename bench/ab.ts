@@ -22,7 +22,7 @@ import { createLogger } from '../src/logger.js';
 import { systemContext } from '../src/shared/http/route.js';
 import { openBenchDatabase, sampleCategoryIds, seedCategories } from './database.js';
 import type { LoadScenario } from './load.js';
-import { clientCredentialsToken, deepPagePath, processCpuUs, runLoad, startLoadGenerator } from './processes.js';
+import { clientCredentialsToken, deepPagePath, processCpuUs, runLoad, startLoadGenerator, touchEveryRoute } from './processes.js';
 import { median } from './rows.js';
 import { type ServiceProcess, startServiceProcess } from './service.js';
 
@@ -66,6 +66,7 @@ async function main() {
   const oauthClient = await app.services.oauth.clients.create(systemContext(media.id), { name: 'ab', scopes: ['media:read'], type: 'confidential' });
   await seedCategories(bench.query, media.id, 10_000);
   const ids = await sampleCategoryIds(bench.query, media.id, 100);
+  const routes = [...app.routeTable];
   await app.close();
 
   const start = (root: string) => startServiceProcess({ args: ['--import', 'tsx', 'src/main.ts'], root, databaseUrl: bench.url!, onStart: (stop) => cleanups.push(stop) });
@@ -75,6 +76,8 @@ async function main() {
     authorization: `Bearer ${await clientCredentialsToken(services.B.url, { id: oauthClient.row.id, secret: oauthClient.secret! })}`,
     'x-service-media-id': media.id,
   };
+  // Each service serves every GET route once first, as a running service has (bench/run.ts does the same).
+  for (const side of ['A', 'B'] as const) await touchEveryRoute(services[side].url, routes, { backoffice: auth, reader: bearer });
   // A read's paths per side: the deep page's cursor is each side's own, so that a change of the
   // cursors' format can be compared too (either side would refuse the other's).
   const same = (paths: string[]) => ({ A: paths, B: paths });

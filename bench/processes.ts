@@ -77,3 +77,31 @@ export async function clientCredentialsToken(appUrl: string, client: { id: strin
   if (!res.ok) throw new Error(`token endpoint answered ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
+
+/** A route as the bench touches it: from the app's route table. */
+export interface TouchedRoute {
+  method: string;
+  url: string;
+  interface: string;
+}
+
+/**
+ * One GET of every route the service declares (each path parameter a new uuid; each tree's
+ * credentials from `headers`, by interface), before the service is measured. A running service has
+ * served all its routes, and the code they share (Fastify's request handling, the hooks, the route
+ * primitive) has met the requests and replies of all of them; one that served only the measured
+ * reads would be measured in a state no production process is in. Answers are not checked: most
+ * are 404s for the made-up ids, which is the point (every tree's path to its answer, errors
+ * included). Returns how many requests were made.
+ */
+export async function touchEveryRoute(appUrl: string, routes: TouchedRoute[], headers: Partial<Record<string, Record<string, string>>>): Promise<number> {
+  let made = 0;
+  for (const route of routes) {
+    if (route.method !== 'GET' || route.url.includes('*')) continue;
+    const path = route.url.replace(/:[A-Za-z_]+/g, () => crypto.randomUUID());
+    const res = await fetch(appUrl + path, { headers: headers[route.interface] ?? {} });
+    await res.arrayBuffer();
+    made++;
+  }
+  return made;
+}
