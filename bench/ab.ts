@@ -5,11 +5,15 @@
  * run as processes of their own, `npm start`'s command, on one seeded database of the bench's, and
  * are loaded at the same time for turns of 1 s (half the connections each), each one's CPU per
  * request read from /proc for that process alone. What it prints per read is the median over the
- * turns of B's CPU against A's in the same turn, and in how many turns B cost less. On this 2-core
+ * turns of B's CPU against A's in the same turn, and in how many turns B cost less. The turns are
+ * spread over a few pairs of fresh processes (each side's own cost per process is averaged over
+ * several processes), and each pair's median is printed too: pairs that disagree say the change is
+ * within what a process's own start decides. On this 2-core
  * VM one turn's ratio moves by 10-20 % even with the same code on both sides (the two servers, the
  * database and the load share the cores), so a change of 3 % needs some 30-50 turns to show.
  *
- * AB_TURNS (30), AB_SLICE_S (1), AB_CONNECTIONS (50), AB_ONLY (a pattern of the reads' names) change it.
+ * AB_TURNS (30, in all), AB_PAIRS (4: the pairs of fresh service processes the turns are spread over),
+ * AB_SLICE_S (1), AB_CONNECTIONS (50), AB_ONLY (a pattern of the reads' names) change it.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -30,6 +34,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TURNS = Math.max(2, Number(process.env.AB_TURNS ?? 30));
 const SLICE_S = Number(process.env.AB_SLICE_S ?? 1);
 const CONNECTIONS = Number(process.env.AB_CONNECTIONS ?? 50);
+const PAIRS = Math.max(1, Math.min(TURNS, Number(process.env.AB_PAIRS ?? 4)));
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
@@ -70,69 +75,90 @@ async function main() {
   await app.close();
 
   const start = (root: string) => startServiceProcess({ args: ['--import', 'tsx', 'src/main.ts'], root, databaseUrl: bench.url!, onStart: (stop) => cleanups.push(stop) });
-  const services: Record<'A' | 'B', ServiceProcess> = { A: await start(worktree), B: await start(ROOT) };
   const auth = { 'x-api-key': secret };
-  const bearer = {
-    authorization: `Bearer ${await clientCredentialsToken(services.B.url, { id: oauthClient.row.id, secret: oauthClient.secret! })}`,
-    'x-service-media-id': media.id,
-  };
-  // Each service serves every GET route once first, as a running service has (bench/run.ts does the same).
-  for (const side of ['A', 'B'] as const) await touchEveryRoute(services[side].url, routes, { backoffice: auth, reader: bearer });
-  // A read's paths per side: the deep page's cursor is each side's own, so that a change of the
-  // cursors' format can be compared too (either side would refuse the other's).
-  const same = (paths: string[]) => ({ A: paths, B: paths });
-  const reads: Array<{ name: string; headers: Record<string, string>; paths: Record<'A' | 'B', string[]> }> = [
-    { name: 'list first page', headers: auth, paths: same(['/core/v2/categories?limit=20']) },
-    { name: 'reader list (bearer)', headers: bearer, paths: same(['/api/media/v1/categories?limit=20']) },
-    {
-      name: 'list deep page',
-      headers: auth,
-      paths: { A: [await deepPagePath(services.A.url, auth, 5_000)], B: [await deepPagePath(services.B.url, auth, 5_000)] },
-    },
-    { name: 'by id', headers: auth, paths: same(ids.map((id) => `/core/v2/categories/${id}`)) },
-  ].filter((r) => !process.env.AB_ONLY || new RegExp(process.env.AB_ONLY).test(r.name));
+  type Read = { name: string; headers: Record<string, string>; paths: Record<'A' | 'B', string[]> };
+  const wanted = (name: string) => !process.env.AB_ONLY || new RegExp(process.env.AB_ONLY).test(name);
 
   // Two load generators, one per service, run at the same time: both services see the same
   // moment of the machine (its drift from one second to the next moves a turn by 10-20 %), each
   // with half the connections; which generator loads which service alternates from turn to turn.
   const loaders = [startLoadGenerator(), startLoadGenerator()] as const;
   for (const loader of loaders) cleanups.push(() => loader.connected && loader.disconnect());
-  const scenarioOf = (side: 'A' | 'B', read: (typeof reads)[number], seconds: number): LoadScenario => ({
-    url: services[side].url,
-    method: 'GET',
-    headers: read.headers,
-    paths: read.paths[side],
-    connections: CONNECTIONS / 2,
-    durationSeconds: seconds,
-    warmupSeconds: 0,
-  });
-  const turn = async (read: (typeof reads)[number], seconds: number, swap: boolean) => {
-    const sides = ['A', 'B'] as const;
-    const before = sides.map((side) => processCpuUs(services[side].pid).cpuUs);
-    const results = await Promise.all(sides.map((side, i) => runLoad(loaders[(i + Number(swap)) % 2]!, scenarioOf(side, read, seconds))));
-    const cpu = sides.map((side, i) => (processCpuUs(services[side].pid).cpuUs - before[i]!) / results[i]!.total);
-    results.forEach((r, i) => {
-      if (r.non2xx + r.errors + r.timeouts > 0) throw new Error(`${read.name} on ${sides[i]}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-    });
-    return { A: cpu[0]!, B: cpu[1]! };
-  };
 
   console.log(`A: ${base} (${baseCommit.slice(0, 10)}), B: this checkout (${git('rev-parse', '--short=10', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? ' with changes' : ''})`);
-  console.log(`${TURNS} turns of ${SLICE_S} s per read, A and B loaded at once (${CONNECTIONS / 2} connections each); CPU µs per request of each service process`);
-  for (const read of reads) {
-    await turn(read, 3, false);
-    const a: number[] = [];
-    const b: number[] = [];
-    for (let i = 0; i < TURNS; i++) {
-      const cpu = await turn(read, SLICE_S, i % 2 === 1);
-      a.push(cpu.A);
-      b.push(cpu.B);
+  console.log(
+    `${PAIRS} pairs of service processes, ${TURNS} turns of ${SLICE_S} s per read in all, A and B loaded at once (${CONNECTIONS / 2} connections each); CPU µs per request of each service process`,
+  );
+  const cpu: Record<string, { a: number[]; b: number[]; pairs: number[] }> = {};
+  for (let pair = 0; pair < PAIRS; pair++) {
+    // A process keeps for its lifetime a cost of its own (where its code and heap landed, when its
+    // code was optimised): two processes of the same code were seen to differ by 9 % over 60
+    // turns. Fresh processes for each pair, started in turn A first and B first, spread that over
+    // both sides instead of charging one side with it.
+    const order = pair % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const);
+    const started: Partial<Record<'A' | 'B', ServiceProcess>> = {};
+    for (const side of order) started[side] = await start(side === 'A' ? worktree : ROOT);
+    const services = started as Record<'A' | 'B', ServiceProcess>;
+    const bearer = {
+      authorization: `Bearer ${await clientCredentialsToken(services.B.url, { id: oauthClient.row.id, secret: oauthClient.secret! })}`,
+      'x-service-media-id': media.id,
+    };
+    // Each service serves every GET route once first, as a running service has (bench/run.ts does the same).
+    for (const side of order) await touchEveryRoute(services[side].url, routes, { backoffice: auth, reader: bearer });
+    // A read's paths per side: the deep page's cursor is each side's own, so that a change of the
+    // cursors' format can be compared too (either side would refuse the other's).
+    const same = (paths: string[]) => ({ A: paths, B: paths });
+    const reads: Read[] = [
+      ...(wanted('list first page') ? [{ name: 'list first page', headers: auth, paths: same(['/core/v2/categories?limit=20']) }] : []),
+      ...(wanted('reader list (bearer)') ? [{ name: 'reader list (bearer)', headers: bearer, paths: same(['/api/media/v1/categories?limit=20']) }] : []),
+      ...(wanted('list deep page')
+        ? [{ name: 'list deep page', headers: auth, paths: { A: [await deepPagePath(services.A.url, auth, 5_000)], B: [await deepPagePath(services.B.url, auth, 5_000)] } }]
+        : []),
+      ...(wanted('by id') ? [{ name: 'by id', headers: auth, paths: same(ids.map((id) => `/core/v2/categories/${id}`)) }] : []),
+    ];
+    const scenarioOf = (side: 'A' | 'B', read: Read, seconds: number): LoadScenario => ({
+      url: services[side].url,
+      method: 'GET',
+      headers: read.headers,
+      paths: read.paths[side],
+      connections: CONNECTIONS / 2,
+      durationSeconds: seconds,
+      warmupSeconds: 0,
+    });
+    const turn = async (read: Read, seconds: number, swap: boolean) => {
+      const sides = ['A', 'B'] as const;
+      const before = sides.map((side) => processCpuUs(services[side].pid).cpuUs);
+      const results = await Promise.all(sides.map((side, i) => runLoad(loaders[(i + Number(swap)) % 2]!, scenarioOf(side, read, seconds))));
+      const used = sides.map((side, i) => (processCpuUs(services[side].pid).cpuUs - before[i]!) / results[i]!.total);
+      results.forEach((r, i) => {
+        if (r.non2xx + r.errors + r.timeouts > 0) throw new Error(`${read.name} on ${sides[i]}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      });
+      return { A: used[0]!, B: used[1]! };
+    };
+    // The turns spread over the pairs as evenly as they go.
+    const turns = Math.floor(TURNS / PAIRS) + Number(pair < TURNS % PAIRS);
+    for (const read of reads) {
+      await turn(read, 3, false);
+      const row = (cpu[read.name] ??= { a: [], b: [], pairs: [] });
+      const ratios: number[] = [];
+      for (let i = 0; i < turns; i++) {
+        const used = await turn(read, SLICE_S, i % 2 === 1);
+        row.a.push(used.A);
+        row.b.push(used.B);
+        ratios.push(used.B / used.A);
+      }
+      row.pairs.push(median(ratios));
+      console.log(`  pair ${pair + 1}/${PAIRS} (${order[0]} started first): ${read.name}: B/A ${median(ratios).toFixed(3)} over ${turns} turns`);
     }
+    for (const side of order) await services[side].stop();
+  }
+  for (const [name, { a, b, pairs }] of Object.entries(cpu)) {
     const ratios = b.map((x, i) => x / a[i]!);
     const fewer = ratios.filter((r) => r < 1).length;
     console.log(
-      `${read.name.padEnd(22)} A ${median(a).toFixed(1).padStart(6)} µs  B ${median(b).toFixed(1).padStart(6)} µs  ` +
-        `B/A ${median(ratios).toFixed(3)} (median of the turns; ${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}), B cheaper in ${fewer} of ${TURNS}`,
+      `${name.padEnd(22)} A ${median(a).toFixed(1).padStart(6)} µs  B ${median(b).toFixed(1).padStart(6)} µs  ` +
+        `B/A ${median(ratios).toFixed(3)} (median of the turns; ${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}), B cheaper in ${fewer} of ${ratios.length}; ` +
+        `pairs ${pairs.map((r) => r.toFixed(3)).join(' ')}`,
     );
   }
 }
