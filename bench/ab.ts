@@ -3,13 +3,13 @@
  * by side with this checkout's, to see a change of a few per cent that `npm run bench` cannot (an
  * hour's drift between two runs moves a read by more). PostgreSQL only (DATABASE_URL): both services
  * run as processes of their own, `npm start`'s command, on one seeded database of the bench's, and
- * are loaded at the same time for turns of 1 s (half the connections each), each one's CPU per
+ * are loaded one at a time in turns of 1 s (A then B, or B then A, alternately), each one's CPU per
  * request read from /proc for that process alone. What it prints per read is the median over the
  * turns of B's CPU against A's in the same turn, and in how many turns B cost less. The turns are
  * spread over a few pairs of fresh processes (each side's own cost per process is averaged over
  * several processes), and each pair's median is printed too: pairs that disagree say the change is
  * within what a process's own start decides. On this 2-core
- * VM one turn's ratio moves by 10-20 % even with the same code on both sides (the two servers, the
+ * VM one turn's ratio moves by 10-20 % even with the same code on both sides (the server, the
  * database and the load share the cores), so a change of 3 % needs some 30-50 turns to show.
  *
  * AB_TURNS (30, in all), AB_PAIRS (4: the pairs of fresh service processes the turns are spread over),
@@ -79,15 +79,16 @@ async function main() {
   type Read = { name: string; headers: Record<string, string>; paths: Record<'A' | 'B', string[]> };
   const wanted = (name: string) => !process.env.AB_ONLY || new RegExp(process.env.AB_ONLY).test(name);
 
-  // Two load generators, one per service, run at the same time: both services see the same
-  // moment of the machine (its drift from one second to the next moves a turn by 10-20 %), each
-  // with half the connections; which generator loads which service alternates from turn to turn.
-  const loaders = [startLoadGenerator(), startLoadGenerator()] as const;
-  for (const loader of loaders) cleanups.push(() => loader.connected && loader.disconnect());
+  // One service at a time, A then B or B then A in turn: each has the machine to itself for its
+  // slice, and the two slices of a turn are a second apart. Loading both at once (as this harness
+  // did) made each one's cost depend on the other: over 10 turns, one process of two running the
+  // same code cost 1.3 to 1.9 times the other, the one started first the dearer in 6 pairs of 8.
+  const loader = startLoadGenerator();
+  cleanups.push(() => loader.connected && loader.disconnect());
 
   console.log(`A: ${base} (${baseCommit.slice(0, 10)}), B: this checkout (${git('rev-parse', '--short=10', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? ' with changes' : ''})`);
   console.log(
-    `${PAIRS} pairs of service processes, ${TURNS} turns of ${SLICE_S} s per read in all, A and B loaded at once (${CONNECTIONS / 2} connections each); CPU µs per request of each service process`,
+    `${PAIRS} pairs of service processes, ${TURNS} turns of ${SLICE_S} s per read in all, A and B loaded in turn (${CONNECTIONS} connections); CPU µs per request of each service process`,
   );
   const cpu: Record<string, { a: number[]; b: number[]; pairs: number[] }> = {};
   for (let pair = 0; pair < PAIRS; pair++) {
@@ -121,34 +122,40 @@ async function main() {
       method: 'GET',
       headers: read.headers,
       paths: read.paths[side],
-      connections: CONNECTIONS / 2,
+      connections: CONNECTIONS,
       durationSeconds: seconds,
       warmupSeconds: 0,
     });
     const turn = async (read: Read, seconds: number, swap: boolean) => {
-      const sides = ['A', 'B'] as const;
-      const before = sides.map((side) => processCpuUs(services[side].pid).cpuUs);
-      const results = await Promise.all(sides.map((side, i) => runLoad(loaders[(i + Number(swap)) % 2]!, scenarioOf(side, read, seconds))));
-      const used = sides.map((side, i) => (processCpuUs(services[side].pid).cpuUs - before[i]!) / results[i]!.total);
-      results.forEach((r, i) => {
-        if (r.non2xx + r.errors + r.timeouts > 0) throw new Error(`${read.name} on ${sides[i]}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      });
-      return { A: used[0]!, B: used[1]! };
+      const used = { A: 0, B: 0 };
+      for (const side of swap ? (['B', 'A'] as const) : (['A', 'B'] as const)) {
+        const before = processCpuUs(services[side].pid).cpuUs;
+        const r = await runLoad(loader, scenarioOf(side, read, seconds));
+        if (r.non2xx + r.errors + r.timeouts > 0) throw new Error(`${read.name} on ${side}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        used[side] = (processCpuUs(services[side].pid).cpuUs - before) / r.total;
+      }
+      return used;
     };
     // The turns spread over the pairs as evenly as they go.
     const turns = Math.floor(TURNS / PAIRS) + Number(pair < TURNS % PAIRS);
     for (const read of reads) {
       await turn(read, 3, false);
       const row = (cpu[read.name] ??= { a: [], b: [], pairs: [] });
+      const a: number[] = [];
+      const b: number[] = [];
       const ratios: number[] = [];
       for (let i = 0; i < turns; i++) {
         const used = await turn(read, SLICE_S, i % 2 === 1);
-        row.a.push(used.A);
-        row.b.push(used.B);
+        a.push(used.A);
+        b.push(used.B);
         ratios.push(used.B / used.A);
       }
+      row.a.push(...a);
+      row.b.push(...b);
       row.pairs.push(median(ratios));
-      console.log(`  pair ${pair + 1}/${PAIRS} (${order[0]} started first): ${read.name}: B/A ${median(ratios).toFixed(3)} over ${turns} turns`);
+      console.log(
+        `  pair ${pair + 1}/${PAIRS} (${order[0]} started first): ${read.name}: A ${median(a).toFixed(1)} µs, B ${median(b).toFixed(1)} µs, B/A ${median(ratios).toFixed(3)} over ${turns} turns`,
+      );
     }
     for (const side of order) await services[side].stop();
   }
