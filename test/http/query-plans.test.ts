@@ -25,7 +25,7 @@ describe.skipIf(!onPostgres)('the category queries are index scans, not sorts', 
     pool.query = ((config: unknown, values?: unknown[]) => {
       if (typeof config === 'object' && config && 'text' in config) {
         const text = (config as { text: string }).text;
-        if (/from "categories"/.test(text)) captured.push({ text, values: values ?? [] });
+        if (/from "categories"/.test(text)) captured.push({ text, values: values ?? (config as { values?: unknown[] }).values ?? [] });
       }
       return original(config as never, values as never);
     }) as typeof pool.query;

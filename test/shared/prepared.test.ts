@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { DrizzleQueryError, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Prepared, rowsAsSelected } from '../../src/shared/prepared.js';
@@ -74,5 +75,67 @@ describe('rowsAsSelected', () => {
     expect(o.params).toEqual(['x', 'a']);
     expect((o.cause as { code?: string }).code).toBe('22P02');
     expect((o.cause as { code?: string }).code).toBe((d.cause as { code?: string }).code);
+  });
+});
+
+// On node-postgres a statement's result is described once (DescribedQuery): later executions, on
+// any connection of the pool or in a transaction, send no Describe and still give the same rows.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('rowsAsSelected on node-postgres: one Describe per statement', () => {
+  let test: TestDatabase;
+  const describes: string[] = [];
+  const connectionProto = createRequire(import.meta.url)('pg/lib/connection.js').prototype as { describe(msg: { name: string }): void };
+  const originalDescribe = connectionProto.describe;
+
+  beforeAll(async () => {
+    test = await createTestDatabase();
+    connectionProto.describe = function (this: unknown, msg: { name: string }) {
+      describes.push(msg.name);
+      return originalDescribe.call(this, msg);
+    };
+  });
+  afterAll(async () => {
+    connectionProto.describe = originalDescribe;
+    await test.drop();
+  });
+
+  const statementNamed = (name: string) =>
+    test.database.db
+      .select({ n: sql<number>`${sql.placeholder('n')}::int`.as('n'), label: sql<string>`${sql.placeholder('label')}::text`.as('label'), ok: sql<boolean>`true`.as('ok') })
+      .from(sql`(values (1)) as one (x)`)
+      .prepare(name) as unknown as Prepared<{ n: number; label: string; ok: boolean }>;
+
+  it('describes the first execution only, on every connection of the pool alike', async () => {
+    const statement = statementNamed('prepared_test_described_once');
+    describes.length = 0;
+    expect(await rowsAsSelected(statement, { n: 1, label: 'a' })).toEqual([{ n: 1, label: 'a', ok: true }]);
+    expect(describes).toHaveLength(1);
+    // Ten at once take several of the pool's connections, which have not parsed the statement yet.
+    const many = await Promise.all(Array.from({ length: 10 }, (_, i) => rowsAsSelected(statement, { n: i, label: `l${i}` })));
+    expect(many).toEqual(Array.from({ length: 10 }, (_, i) => [{ n: i, label: `l${i}`, ok: true }]));
+    expect(describes).toHaveLength(1);
+  });
+
+  it('runs a described statement inside a transaction, on its client, without a Describe', async () => {
+    const statement = statementNamed('prepared_test_described_tx');
+    await rowsAsSelected(statement, { n: 1, label: 'a' });
+    describes.length = 0;
+    const rows = await test.database.db.transaction(async (tx) => {
+      const inTx = tx
+        .select({ n: sql<number>`${sql.placeholder('n')}::int`.as('n'), label: sql<string>`${sql.placeholder('label')}::text`.as('label'), ok: sql<boolean>`true`.as('ok') })
+        .from(sql`(values (1)) as one (x)`)
+        .prepare('prepared_test_described_tx_inner') as unknown as Prepared<{ n: number; label: string; ok: boolean }>;
+      return [await rowsAsSelected(inTx, { n: 2, label: 'b' }), await rowsAsSelected(inTx, { n: 3, label: 'c' })];
+    });
+    expect(rows).toEqual([[{ n: 2, label: 'b', ok: true }], [{ n: 3, label: 'c', ok: true }]]);
+    expect(describes).toEqual(['']); // the first of the two; the portal is unnamed
+  });
+
+  it('fails a described execution as all() fails, and the connection goes on answering', async () => {
+    const statement = statementNamed('prepared_test_described_error');
+    await rowsAsSelected(statement, { n: 1, label: 'a' });
+    const err = await rowsAsSelected(statement, { n: 'x', label: 'a' }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DrizzleQueryError);
+    expect(((err as DrizzleQueryError).cause as { code?: string }).code).toBe('22P02');
+    expect(await rowsAsSelected(statement, { n: 5, label: 'e' })).toEqual([{ n: 5, label: 'e', ok: true }]);
   });
 });
