@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { Agent, request } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -270,6 +271,38 @@ describe('DELETE /core/v2/api-keys/:id', () => {
     expect(listed!.revoked_at).toMatch(ISO_MS);
     expect(Date.parse(listed!.revoked_at!)).toBeGreaterThanOrEqual(Date.parse(created.inserted_at));
     expect((await admin.get(`/core/v2/api-keys/${created.id}`)).json().data.revoked_at).toBe(listed!.revoked_at);
+  });
+
+  it('refuses a revoked key on the keep-alive connection that used it before, and tells keys on one connection apart', async () => {
+    const first = await createKey(admin, { role: 'viewer' });
+    const second = await createKey(admin, { role: 'admin' });
+    const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    // One socket for every request: the connection remembers the last key's hash (api-key-auth.ts).
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const get = (path: string, key: string) =>
+      new Promise<{ status: number; body: { code?: string } }>((resolve, reject) => {
+        const req = request(`${url}${path}`, { agent, headers: { 'x-api-key': key } }, (res) => {
+          sockets.add(res.socket);
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        });
+        req.on('error', reject).end();
+      });
+    try {
+      expect((await get('/core/v2/media', first.key)).status).toBe(200);
+      // Another key on the same connection is that key (an admin's route), not the last one's.
+      expect((await get('/core/v2/api-keys?limit=1', second.key)).status).toBe(200);
+      const asViewer = await get('/core/v2/api-keys?limit=1', first.key);
+      expect([asViewer.status, asViewer.body.code]).toEqual([403, 'forbidden']);
+      expect((await admin.delete(`/core/v2/api-keys/${first.id}`)).statusCode).toBe(204);
+      const refused = await get('/core/v2/media', first.key);
+      expect([refused.status, refused.body.code]).toEqual([401, 'invalid_api_key']);
+      expect((await get('/core/v2/media', second.key)).status).toBe(200);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('keeps the first revocation time when a key is revoked twice', async () => {

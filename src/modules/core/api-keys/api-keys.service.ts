@@ -61,10 +61,11 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
     /**
      * The principal behind a secret, or null when it is unknown, revoked or expired: answered at
      * once when the key is cached (every request but the first in ten seconds), else a promise.
+     * `secretHash` is the secret's sha256 when the caller has it already.
      */
-    authenticate(secret: string): MaybePromise<KeyPrincipal | null> {
+    authenticate(secret: string, secretHash?: string): MaybePromise<KeyPrincipal | null> {
       if (!secret.startsWith(KEY_PREFIX) && secret.length < 32) return null;
-      return andThen(cache.get(sha256(secret)), principalOf);
+      return andThen(cache.get(secretHash ?? sha256(secret)), principalOf);
     },
 
     /** A new key of the media; `secret` is made here unless bootstrap names it. */
