@@ -1,6 +1,8 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
+import { idParams } from '../shared/schemas.js';
 import { validatorCompiler } from './validator.js';
 
 describe('the request validator', () => {
@@ -43,5 +45,55 @@ describe('the request validator', () => {
     expect(res.json().message).toMatch(/x-media/);
     expect((await app.inject({ url: '/things', headers: { 'x-media': media, 'x-mode': 'c' } })).statusCode).toBe(400);
     expect(seen.length).toBe(count);
+  });
+});
+
+describe('path parameters that are all uuids', () => {
+  const uuidParams = z.object({ advertiser_id: z.uuid(), id: z.uuid().describe('The ad') });
+  const compile = (schema: unknown) => validatorCompiler({ schema, httpPart: 'params', method: 'GET', url: '/x' } as never);
+  const zodAlone = (schema: z.ZodType) => (data: unknown) => {
+    const result = schema.safeParse(data);
+    return result.success ? { value: result.data } : { error: true };
+  };
+  const a = '0191aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee';
+  const b = '0191aaaa-bbbb-4ccc-9ddd-000000000001';
+
+  it('accepts what zod accepts, as the very object (no copy), and refuses what zod refuses', () => {
+    const validate = compile(uuidParams);
+    const ok = { advertiser_id: a, id: b };
+    expect(validate(ok)).toEqual({ value: ok });
+    expect((validate(ok) as { value: unknown }).value).toBe(ok);
+    // The routes' own `/:id` schema takes the same path.
+    const byId = { id: a };
+    expect((compile(idParams)(byId) as { value: unknown }).value).toBe(byId);
+    for (const data of [
+      { advertiser_id: a, id: b },
+      { advertiser_id: a, id: 'nope' },
+      { advertiser_id: a, id: `${b}0` },
+      { advertiser_id: a, id: b.replace('-9', '-c') }, // not an RFC 9562 variant: zod's pattern refuses it
+      { advertiser_id: a },
+      { advertiser_id: a, id: b, other: a },
+      { id: 42, advertiser_id: a },
+      { advertiser_id: '00000000-0000-0000-0000-000000000000', id: 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF'.toLowerCase() },
+    ]) {
+      const ours = validate(data) as { value?: unknown; error?: unknown };
+      expect(ours.error === undefined, JSON.stringify(data)).toBe(zodAlone(uuidParams)(data).error === undefined);
+      if (ours.error === undefined) expect(ours.value).toEqual(zodAlone(uuidParams)(data).value);
+    }
+  });
+
+  it('answers zod\'s own error for a refused value, naming the parameter', () => {
+    const route = { schema: uuidParams, httpPart: 'params', method: 'GET', url: '/x' } as never;
+    const data = { advertiser_id: a, id: 'nope' };
+    const result = compile(uuidParams)(data);
+    expect(result).toEqual(zodValidatorCompiler(route)(data));
+    expect(JSON.stringify(result)).toMatch(/"instancePath":"\/id"/);
+  });
+
+  it('leaves every other params schema to zod: a transform still applies', () => {
+    const validate = compile(z.object({ key: z.string().transform((k) => k.toUpperCase()) }));
+    expect(validate({ key: 'ab' })).toEqual({ value: { key: 'AB' } });
+    const ref = compile(z.object({ ref: z.string().regex(/^[a-z]+:\d+$/) }));
+    expect((ref({ ref: 'x' }) as { error?: unknown }).error).toBeDefined();
   });
 });

@@ -1,4 +1,5 @@
 import { validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 
 type Compile = typeof zodValidatorCompiler;
 
@@ -21,9 +22,40 @@ function unchanged(parsed: unknown, sent: unknown): boolean {
  */
 export const validatorCompiler: Compile = (route) => {
   const validate = zodValidatorCompiler(route);
+  if (route.httpPart === 'params') return uuidParams(route.schema, validate) ?? validate;
   if (route.httpPart !== 'headers') return validate;
   return (data) => {
     const result = validate(data) as { value?: unknown; error?: Error };
     return result.error === undefined && unchanged(result.value, data) ? {} : result;
   };
 };
+
+/**
+ * Path parameters that are all plain uuids (`/categories/:id`, `/advertisers/:advertiser_id/ads/:id`,
+ * most routes): each tested with the uuid schema's own pattern, which is all zod's parse of such
+ * an object does, without building a parse context and a new object per request (about 1.5 µs of
+ * a by-id read). Anything else, and any value the pattern refuses, goes to zod, so that what a
+ * route accepts and every error it answers stay zod's.
+ */
+function uuidParams(schema: unknown, validate: ReturnType<Compile>): ReturnType<Compile> | undefined {
+  if (!(schema instanceof z.ZodObject) || schema._zod.def.catchall !== undefined || schema._zod.def.checks?.length) return undefined;
+  const names = Object.keys(schema.shape);
+  const patterns: RegExp[] = [];
+  for (const name of names) {
+    const field = schema.shape[name] as z.ZodType;
+    const pattern = field instanceof z.ZodUUID && !field._zod.def.checks?.length ? field._zod.def.pattern : undefined;
+    if (!pattern) return undefined;
+    patterns.push(pattern);
+  }
+  return (data) => {
+    const params = data as Record<string, unknown>;
+    let given = 0;
+    for (const name in params) {
+      const at = names.indexOf(name);
+      const value = params[name];
+      if (at < 0 || typeof value !== 'string' || !patterns[at]!.test(value)) return validate(data);
+      given++;
+    }
+    return given === names.length ? { value: data } : validate(data);
+  };
+}
