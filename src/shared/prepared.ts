@@ -119,7 +119,7 @@ class DescribedQuery extends pg.Query {
     // pg's own prepare (lib/query.js), without the Describe.
     if (!self.hasBeenParsed(connection)) {
       connection.parse({ text: self.text, name: self.name, types: self.types });
-      connection.submittedNamedStatements[self.name] = self.text;
+      if (self.name) connection.submittedNamedStatements[self.name] = self.text;
     }
     try {
       connection.bind({ portal: self.portal, statement: self.name, values: self.values, binary: self.binary, valueMapper: prepareValue });
