@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '../../src/shared/http/route.js';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { type SeededMedia, seedMedia } from '../setup/factories.js';
-import { type PlanNode, nodes, onPostgres } from '../setup/plans.js';
+import { type PlanNode, captureStatements, nodes, onPostgres } from '../setup/plans.js';
 
 describe.skipIf(!onPostgres)('the random ads draw walks indexes, never a scan of ads, placements or creatives', () => {
   let ctx: TestContext;
@@ -39,20 +39,12 @@ describe.skipIf(!onPostgres)('the random ads draw walks indexes, never a scan of
 
   it('reads running ads through ads_running_idx and probes placements and creatives by ad', async () => {
     const pool = ctx.database.pool!;
-    const captured: Array<{ text: string; values: unknown[] }> = [];
-    const original = pool.query.bind(pool);
-    pool.query = ((config: unknown, values?: unknown[]) => {
-      if (typeof config === 'object' && config && 'text' in config) {
-        const c = config as { text: string; values?: unknown[] };
-        if (/from ads a/.test(c.text)) captured.push({ text: c.text, values: c.values ?? values ?? [] });
-      }
-      return (original as (...args: unknown[]) => unknown)(config, values);
-    }) as typeof pool.query;
+    const { captured, stop } = captureStatements(pool, /from ads a/);
     try {
       const drawn = await ctx.app.services.adOps.ads.random(systemContext(media.mediaId), { count: 3 });
       expect(drawn).toHaveLength(3);
     } finally {
-      pool.query = original;
+      stop();
     }
     expect(captured).toHaveLength(1);
     const { rows } = await pool.query(`explain (format json) ${captured[0]!.text}`, captured[0]!.values);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { type CommunityFixture, communityFixture, createProfile } from '../setup/community.js';
 import { type SeededMedia, client, seedMedia } from '../setup/factories.js';
-import { explainNodes, onPostgres } from '../setup/plans.js';
+import { type CapturedStatement, captureStatements, explainNodes, onPostgres } from '../setup/plans.js';
 import { clientToken, readerClient, registerClient } from '../setup/reader.js';
 
 /** People of a media written set-based: two languages each, names and summaries searchable. */
@@ -26,7 +26,7 @@ describe.skipIf(!onPostgres)('the people search and list are index scans, never 
   let media: SeededMedia;
   let f: CommunityFixture;
   let reader: ReturnType<typeof readerClient>;
-  const captured: Array<{ text: string; values: unknown[] }> = [];
+  const captured: CapturedStatement[] = [];
 
   beforeAll(async () => {
     ctx = await createTestApp({}, {}, { fresh: true });
@@ -50,14 +50,7 @@ describe.skipIf(!onPostgres)('the people search and list are index scans, never 
     const token = (await clientToken(ctx.app, await registerClient(ctx.app, media.keys.admin, ['media:read']))).access_token;
     reader = readerClient(ctx.app, media.mediaId, token);
 
-    const original = pool.query.bind(pool);
-    pool.query = ((config: unknown, values?: unknown[]) => {
-      if (typeof config === 'object' && config && 'text' in config) {
-        const text = (config as { text: string }).text;
-        if (/"profiles"/.test(text)) captured.push({ text, values: values ?? (config as { values?: unknown[] }).values ?? [] });
-      }
-      return original(config as never, values as never);
-    }) as typeof pool.query;
+    captureStatements(pool, /"profiles"/, captured);
   });
   afterAll(() => ctx?.close());
 

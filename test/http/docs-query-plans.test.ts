@@ -3,14 +3,14 @@ import { type TestContext, createTestApp } from '../setup/app.js';
 import { type SeededMedia, client, seedMedia } from '../setup/factories.js';
 import { type DocsFixture, createContent, docsFixture } from '../setup/docs.js';
 import { clientToken, readerClient, registerClient } from '../setup/reader.js';
-import { type PlanNode, nodes, onPostgres } from '../setup/plans.js';
+import { type CapturedStatement, type PlanNode, captureStatements, nodes, onPostgres } from '../setup/plans.js';
 
 describe.skipIf(!onPostgres)('the contents queries are index scans, never a scan of contents', () => {
   let ctx: TestContext;
   let media: SeededMedia;
   let fx: DocsFixture;
   let reader: ReturnType<typeof readerClient>;
-  const captured: Array<{ text: string; values: unknown[] }> = [];
+  const captured: CapturedStatement[] = [];
 
   beforeAll(async () => {
     ctx = await createTestApp({}, {}, { fresh: true });
@@ -43,14 +43,7 @@ describe.skipIf(!onPostgres)('the contents queries are index scans, never a scan
     const token = (await clientToken(ctx.app, await registerClient(ctx.app, media.keys.admin, ['media:read']))).access_token;
     reader = readerClient(ctx.app, media.mediaId, token);
 
-    const original = pool.query.bind(pool);
-    pool.query = ((config: unknown, values?: unknown[]) => {
-      if (typeof config === 'object' && config && 'text' in config) {
-        const text = (config as { text: string }).text;
-        if (/from "contents"|"contents"\./.test(text)) captured.push({ text, values: values ?? (config as { values?: unknown[] }).values ?? [] });
-      }
-      return original(config as never, values as never);
-    }) as typeof pool.query;
+    captureStatements(pool, /from "contents"|"contents"\./, captured);
   });
   afterAll(() => ctx?.close());
 

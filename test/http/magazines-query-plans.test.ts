@@ -4,14 +4,14 @@ import { createContent, docsFixture } from '../setup/docs.js';
 import { type SeededMedia, client, seedMedia } from '../setup/factories.js';
 import { createIssue, createIssueType, createSection } from '../setup/magazines.js';
 import { clientToken, readerClient, registerClient } from '../setup/reader.js';
-import { type PlanNode, nodes, onPostgres } from '../setup/plans.js';
+import { type CapturedStatement, type PlanNode, captureStatements, nodes, onPostgres } from '../setup/plans.js';
 
 describe.skipIf(!onPostgres)('a section contents page walks the section’s index and reads contents by primary key', () => {
   let ctx: TestContext;
   let media: SeededMedia;
   let reader: ReturnType<typeof readerClient>;
   let sectionId: string;
-  const captured: Array<{ text: string; values: unknown[] }> = [];
+  const captured: CapturedStatement[] = [];
 
   beforeAll(async () => {
     ctx = await createTestApp({}, {}, { fresh: true });
@@ -49,14 +49,7 @@ describe.skipIf(!onPostgres)('a section contents page walks the section’s inde
     for (const table of ['contents', 'content_locales', 'sections', 'section_contents']) await pool.query(`analyze ${table}`);
     const token = (await clientToken(ctx.app, await registerClient(ctx.app, media.keys.admin, ['media:read']))).access_token;
     reader = readerClient(ctx.app, media.mediaId, token);
-    const original = pool.query.bind(pool);
-    pool.query = ((config: unknown, values?: unknown[]) => {
-      if (typeof config === 'object' && config && 'text' in config) {
-        const text = (config as { text: string }).text;
-        if (/as listed/.test(text)) captured.push({ text, values: values ?? (config as { values?: unknown[] }).values ?? [] });
-      }
-      return original(config as never, values as never);
-    }) as typeof pool.query;
+    captureStatements(pool, /as listed/, captured);
   });
   afterAll(() => ctx?.close());
 

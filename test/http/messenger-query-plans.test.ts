@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { createContent, docsFixture } from '../setup/docs.js';
 import { type SeededMedia, client, seedMedia } from '../setup/factories.js';
-import { type PlanNode, nodes, onPostgres } from '../setup/plans.js';
+import { type CapturedStatement, type PlanNode, captureStatements, nodes, onPostgres } from '../setup/plans.js';
 
 describe.skipIf(!onPostgres)('the messenger queries walk their indexes', () => {
   let ctx: TestContext;
   let media: SeededMedia;
   let listId: string;
-  const captured: Array<{ text: string; values: unknown[] }> = [];
+  const captured: CapturedStatement[] = [];
 
   beforeAll(async () => {
     ctx = await createTestApp({}, {}, { fresh: true });
@@ -35,12 +35,7 @@ describe.skipIf(!onPostgres)('the messenger queries walk their indexes', () => {
     );
     for (const table of ['subscriptions', 'outbox_messages']) await pool.query(`analyze ${table}`);
 
-    const original = pool.query.bind(pool);
-    pool.query = ((config: unknown, values?: unknown[]) => {
-      const text = typeof config === 'string' ? config : typeof config === 'object' && config && 'text' in config ? (config as { text: string }).text : '';
-      if (/"subscriptions"|"outbox_messages"/.test(text)) captured.push({ text, values: values ?? (config as { values?: unknown[] }).values ?? [] });
-      return original(config as never, values as never);
-    }) as typeof pool.query;
+    captureStatements(pool, /"subscriptions"|"outbox_messages"/, captured);
   }, 120_000);
   afterAll(() => ctx?.close());
 

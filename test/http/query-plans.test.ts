@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { type SeededMedia, client, seedMedia } from '../setup/factories.js';
-import { type PlanNode, nodes, onPostgres } from '../setup/plans.js';
+import { type CapturedStatement, type PlanNode, captureStatements, nodes, onPostgres } from '../setup/plans.js';
 
 describe.skipIf(!onPostgres)('the category queries are index scans, not sorts', () => {
   let ctx: TestContext;
   let media: SeededMedia;
-  const captured: Array<{ text: string; values: unknown[] }> = [];
+  const captured: CapturedStatement[] = [];
 
   beforeAll(async () => {
     ctx = await createTestApp({}, {}, { fresh: true });
@@ -21,14 +21,7 @@ describe.skipIf(!onPostgres)('the category queries are index scans, not sorts', 
     );
     await pool.query('analyze categories');
     await pool.query('analyze category_locales');
-    const original = pool.query.bind(pool);
-    pool.query = ((config: unknown, values?: unknown[]) => {
-      if (typeof config === 'object' && config && 'text' in config) {
-        const text = (config as { text: string }).text;
-        if (/from "categories"/.test(text)) captured.push({ text, values: values ?? (config as { values?: unknown[] }).values ?? [] });
-      }
-      return original(config as never, values as never);
-    }) as typeof pool.query;
+    captureStatements(pool, /from "categories"/, captured);
   });
   afterAll(() => ctx?.close());
 

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Database } from '../../src/db/client.js';
 
 // Query plans on PostgreSQL (the query-plan tests): the nodes of `explain (analyze, format json)`.
@@ -30,4 +31,28 @@ export async function explainNodes(database: Database, text: string, values: unk
   } finally {
     client.release();
   }
+}
+
+/** A statement the app sent, as the plan tests explain it again. */
+export interface CapturedStatement {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * Records in `into` the statements the app sends through `pool` whose text matches `pattern`, with
+ * their values, until `stop()`. The app's statements are query configs or query objects (a
+ * prepared read's carries its values itself); the test's own string queries (`explain ...`) are not
+ * recorded.
+ */
+export function captureStatements(pool: pg.Pool, pattern: RegExp, into: CapturedStatement[] = []): { captured: CapturedStatement[]; stop: () => void } {
+  const original = pool.query;
+  pool.query = function (this: pg.Pool, ...args: unknown[]) {
+    const [config, values] = args as [{ text?: unknown; values?: unknown[] } | string | null | undefined, unknown];
+    if (typeof config === 'object' && config && typeof config.text === 'string' && pattern.test(config.text)) {
+      into.push({ text: config.text, values: (Array.isArray(values) ? values : config.values) ?? [] });
+    }
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pool.query;
+  return { captured: into, stop: () => void (pool.query = original) };
 }

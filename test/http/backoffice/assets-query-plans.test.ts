@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { type SeededMedia, client, seedMedia } from '../../setup/factories.js';
-import { type PlanNode, nodes, onPostgres } from '../../setup/plans.js';
+import { type CapturedStatement, type PlanNode, captureStatements, nodes, onPostgres } from '../../setup/plans.js';
 
 const HASH = (n: number) => n.toString(16).padStart(64, '0');
 
 describe.skipIf(!onPostgres)('the asset image queries walk their indexes', () => {
   let ctx: TestContext;
   let media: SeededMedia;
-  const captured: Array<{ text: string; values: unknown[] }> = [];
+  const captured: CapturedStatement[] = [];
   const keyOf = (n: number) => `${media.mediaId}_${HASH(n)}.jpg`;
 
   beforeAll(async () => {
@@ -35,14 +35,7 @@ describe.skipIf(!onPostgres)('the asset image queries walk their indexes', () =>
     await pool.query('analyze assets');
     await pool.query('analyze asset_images');
     await pool.query('analyze asset_image_locales');
-    const original = pool.query.bind(pool);
-    pool.query = ((config: unknown, values?: unknown[]) => {
-      if (typeof config === 'object' && config && 'text' in config) {
-        const text = (config as { text: string }).text;
-        if (/from "asset_images"/.test(text)) captured.push({ text, values: (config as { values?: unknown[] }).values ?? values ?? [] });
-      }
-      return original(config as never, values as never);
-    }) as typeof pool.query;
+    captureStatements(pool, /from "asset_images"/, captured);
   });
   afterAll(() => ctx?.close());
 
