@@ -60,6 +60,11 @@ interface ArrayPlan {
  */
 const inheritedConfig = (fields: object): object => Object.create(fields) as object;
 const arrayPlans = new WeakMap<object, ArrayPlan>();
+const planOf = (statement: object, pgStatement: NodePgStatement): ArrayPlan => {
+  const plan = { config: inheritedConfig({ ...pgStatement.rawQueryConfig, rowMode: 'array' }) };
+  arrayPlans.set(statement, plan);
+  return plan;
+};
 
 /** What of pg 8's Query this subclass uses beyond its declared type (tests pin it: test/shared/prepared.test.ts). */
 interface QueryInternals {
@@ -184,11 +189,9 @@ export const rowsAsSelected = <Row>(statement: Prepared<Row>, params: Record<str
   if (statement instanceof NodePgPreparedQuery) {
     const pgStatement = statement as unknown as NodePgStatement;
     const values = fillPlaceholders(pgStatement.params, params);
-    let plan = arrayPlans.get(statement);
-    if (!plan) arrayPlans.set(statement, (plan = { config: inheritedConfig({ ...pgStatement.rawQueryConfig, rowMode: 'array' }) }));
-    const described = plan;
-    return submit(pgStatement.client, new DescribedQuery(described, values)).then(
-      (result) => result.rows.map(described.description!.build),
+    const plan = arrayPlans.get(statement) ?? planOf(statement, pgStatement);
+    return submit(pgStatement.client, new DescribedQuery(plan, values)).then(
+      (result) => result.rows.map(plan.description!.build),
       (err: unknown) => {
         throw new DrizzleQueryError(pgStatement.rawQueryConfig.text, values, err as Error);
       },

@@ -98,8 +98,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('rowsAsSelected on node-postgres
     await test.drop();
   });
 
-  const statementNamed = (name: string) =>
-    test.database.db
+  const statementNamed = (name: string, executor: Pick<typeof test.database.db, 'select'> = test.database.db) =>
+    executor
       .select({ n: sql<number>`${sql.placeholder('n')}::int`.as('n'), label: sql<string>`${sql.placeholder('label')}::text`.as('label'), ok: sql<boolean>`true`.as('ok') })
       .from(sql`(values (1)) as one (x)`)
       .prepare(name) as unknown as Prepared<{ n: number; label: string; ok: boolean }>;
@@ -115,15 +115,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('rowsAsSelected on node-postgres
     expect(describes).toHaveLength(1);
   });
 
-  it('runs a described statement inside a transaction, on its client, without a Describe', async () => {
-    const statement = statementNamed('prepared_test_described_tx');
-    await rowsAsSelected(statement, { n: 1, label: 'a' });
+  it('runs a statement inside a transaction on its client, described by its first execution only', async () => {
     describes.length = 0;
     const rows = await test.database.db.transaction(async (tx) => {
-      const inTx = tx
-        .select({ n: sql<number>`${sql.placeholder('n')}::int`.as('n'), label: sql<string>`${sql.placeholder('label')}::text`.as('label'), ok: sql<boolean>`true`.as('ok') })
-        .from(sql`(values (1)) as one (x)`)
-        .prepare('prepared_test_described_tx_inner') as unknown as Prepared<{ n: number; label: string; ok: boolean }>;
+      const inTx = statementNamed('prepared_test_described_tx', tx);
       return [await rowsAsSelected(inTx, { n: 2, label: 'b' }), await rowsAsSelected(inTx, { n: 3, label: 'c' })];
     });
     expect(rows).toEqual([[{ n: 2, label: 'b', ok: true }], [{ n: 3, label: 'c', ok: true }]]);
