@@ -219,7 +219,10 @@ export async function runMessengerBench(options: { databaseUrl?: string | undefi
       } catch {
         // gone already
       }
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      // The timer goes once the service has exited: a pending one would hold the bench open 10 s more.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+      clearTimeout(timer);
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
