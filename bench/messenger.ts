@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './startup.js';
+import { freePort, stopGroup } from './startup.js';
 
 const SUBSCRIBERS = 10_000;
 const KEY = 'bench-messenger-key-0123456789abcdef0123';
@@ -212,23 +212,8 @@ export async function runMessengerBench(options: { databaseUrl?: string | undefi
     console.log(`  service RSS: ${fmt(rssBeforeMb)} MB before the send, peak ${fmt(rssPeakMb)} MB during it, ${fmt(rssAfterMb)} MB after`);
     return result;
   } finally {
-    if (child?.pid && child.exitCode === null) {
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // gone already
-      }
-      // The timer goes once the service has exited: a pending one would hold the bench open 10 s more.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
-      clearTimeout(timer);
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }
+    // SIGTERM to its process group, SIGKILL if it has not exited 15 s later; its timer goes with the exit.
+    if (child?.pid) await stopGroup(child);
     await sink.close();
     rmSync(dataDir, { recursive: true, force: true });
     if (options.databaseUrl) await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
