@@ -27,6 +27,8 @@ export interface RouteEntry {
   successor: string | undefined;
   /** The declaration made with `route()`, when it was (a twin in another tree reuses it). */
   def: AnyRouteDef | undefined;
+  /** Reader and Public reads: the kind of the records they serve, for their Surrogate-Key. */
+  surrogateKind: string | undefined;
 }
 
 declare module 'fastify' {
@@ -65,6 +67,7 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
       schema: route.schema,
       successor: route.config?.successor,
       def: route.config?.routeDef,
+      surrogateKind: route.config?.surrogateKind,
     });
   }
 }
