@@ -18,6 +18,8 @@ interface JsonSchema {
   $ref?: string;
   $defs?: Record<string, JsonSchema>;
   properties?: Record<string, JsonSchema>;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
 }
 
 /** A schema's JSON Schema with its top level's and `data`'s references resolved (`.meta({ id })` makes them `$defs`). */
@@ -26,16 +28,42 @@ const jsonOf = (schema: unknown): JsonSchema | undefined => {
   const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   const resolve = (s: JsonSchema | undefined): JsonSchema | undefined => (s?.$ref ? resolve(json.$defs?.[s.$ref.replace('#/$defs/', '')]) : s);
   const top = resolve(json);
-  return top && { ...top, properties: Object.fromEntries(Object.entries(top.properties ?? {}).map(([k, v]) => [k, resolve(v)!])) };
+  if (!top) return undefined;
+  const properties = Object.fromEntries(
+    Object.entries(top.properties ?? {}).map(([k, v]) => {
+      const field = resolve(v)!;
+      const variants = (field.anyOf ?? field.oneOf)?.map((variant) => resolve(variant)!);
+      return [k, variants ? { ...field, anyOf: variants } : field];
+    }),
+  );
+  return { ...top, properties };
 };
 
-/** Whether a success answer of this status carries one record with an id (`{data: {id, …}}`). */
-const answersRecord = (schema: unknown): boolean => jsonOf(schema)?.properties?.data?.properties?.id !== undefined;
+/**
+ * Whether a success answer of this status carries one record with an id (`{data: {id, …}}`),
+ * every variant of a union (a block's kinds) included: the answer then starts with that id.
+ */
+const answersRecord = (schema: unknown): boolean => {
+  const data = jsonOf(schema)?.properties?.data;
+  if (!data) return false;
+  if (data.anyOf) return data.anyOf.every((variant) => variant.properties?.id !== undefined);
+  return data.properties?.id !== undefined;
+};
 
 /** Whether a success answer is a JSON envelope (`{data, …}`): only such a body names its records in a Surrogate-Key. */
 const answersData = (schema: unknown): boolean => jsonOf(schema)?.properties?.data !== undefined;
 
 const assocNames = (schema: unknown): string[] => Object.keys(jsonOf(schema)?.properties?.assocs?.properties ?? {}).sort();
+
+/** The GET whose answer is the version If-Match names on a write: its path, or the nearest path above it with a GET. */
+function versionOf(route: RouteEntry): string | null {
+  const gets = new Map(ctx.app.routeTable.filter((e) => e.interface === route.interface && e.method === 'GET').map((e) => [e.url, e.operationId]));
+  for (let path = route.url; path.includes('/'); path = path.slice(0, path.lastIndexOf('/'))) {
+    const found = gets.get(path);
+    if (found) return found;
+  }
+  return null;
+}
 
 function behaviourOf(route: RouteEntry) {
   const out: Record<string, unknown> = {};
@@ -60,6 +88,7 @@ function behaviourOf(route: RouteEntry) {
       };
     });
   }
+  if (route.interface === 'backoffice' && ['PUT', 'PATCH', 'DELETE'].includes(route.method)) out.version = versionOf(route);
   if ((route.interface === 'reader' || route.interface === 'public') && route.method === 'GET' && answersData(responses[200])) {
     out.surrogate = route.surrogateKind ?? null;
     const assocs = assocNames(responses[200]);
