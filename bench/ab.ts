@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { systemContext } from '../src/shared/http/route.js';
+import { systemContext } from '../src/shared/context.js';
 import { openBenchDatabase, sampleCategoryIds, seedCategories } from './database.js';
 import type { LoadScenario } from './load.js';
 import { clientCredentialsToken, deepPagePath, processCpuUs, runLoad, startLoadGenerator, touchEveryRoute } from './processes.js';
@@ -68,7 +68,7 @@ async function main() {
   const app = await buildApp({ config, database: bench.database, logger: createLogger(config), findWork: false });
   const { media } = await app.services.core.tenancy.createMedia({ name: 'A/B media', defaultLocale: 'en', locales: ['en', 'fr'] });
   const { secret } = await app.services.core.apiKeys.create(media.id, { name: 'ab', role: 'editor' });
-  const oauthClient = await app.services.oauth.clients.create(systemContext(media.id), { name: 'ab', scopes: ['media:read'], type: 'confidential' });
+  const oauthClient = await app.services.oauth.clients.create(systemContext(app.db, media.id), { name: 'ab', scopes: ['media:read'], type: 'confidential' });
   await seedCategories(bench.query, media.id, 10_000);
   const ids = await sampleCategoryIds(bench.query, media.id, 100);
   const routes = [...app.routeTable];

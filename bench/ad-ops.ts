@@ -6,7 +6,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { App } from '../src/app.js';
-import { systemContext } from '../src/shared/http/route.js';
+import { systemContext } from '../src/shared/context.js';
 import type { RawQuery } from './database.js';
 import { captureQueries } from './floor.js';
 import type { LoadScenario } from './load.js';
@@ -90,7 +90,7 @@ export async function prepareAdOpsBench(options: {
   await seed(query, mediaId);
 
   // The floor replays the statement the app sends, with a fresh `now` on each request.
-  const captured = await captureQueries(options.driver, () => app.services.adOps.ads.random(systemContext(mediaId), { count: COUNT }));
+  const captured = await captureQueries(options.driver, () => app.services.adOps.ads.random(systemContext(app.db, mediaId), { count: COUNT }));
   const draw = captured.find((q) => /from ads a/i.test(q.text));
   if (!draw) throw new Error(`the draw statement was not captured: ${captured.map((q) => q.text.slice(0, 60)).join(' | ')}`);
   const nowIndex = draw.values.findIndex((v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v));

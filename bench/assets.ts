@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import type { App } from '../src/app.js';
-import { systemContext } from '../src/shared/http/route.js';
+import { systemContext } from '../src/shared/context.js';
 import type { LoadScenario } from './load.js';
 import { type MeasuredRow, median } from './rows.js';
 
@@ -26,7 +26,7 @@ const photo = () =>
     .toBuffer();
 
 async function uploadImage(app: App, mediaId: string, bytes: Buffer): Promise<string> {
-  const ctx = systemContext(mediaId);
+  const ctx = systemContext(app.db, mediaId);
   const { row } = await app.services.core.assets.upload(ctx, bytes);
   await app.services.core.assets.createImage(ctx, { file_key: row.fileKey, name: 'Bench photo' });
   return row.fileKey;

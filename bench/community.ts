@@ -6,7 +6,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { App } from '../src/app.js';
-import { systemContext } from '../src/shared/http/route.js';
+import { systemContext } from '../src/shared/context.js';
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
 import type { LoadScenario } from './load.js';
@@ -93,7 +93,7 @@ export async function prepareCommunityBench(options: {
   host: string;
 }): Promise<CommunityBench> {
   const { app, query, mediaId, appUrl, bearer } = options;
-  const ctx = systemContext(mediaId);
+  const ctx = systemContext(app.db, mediaId);
   const type = await app.services.community.profileTypes.create(ctx, { kind: 'person', key: 'bench-person', name: 'Person', has_email: true, metadata: [] });
   const [status] = await query(`select id from statuses where media_id = $1::uuid and key = 'published'`, [mediaId]);
   const started = Date.now();

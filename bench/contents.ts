@@ -6,7 +6,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { App } from '../src/app.js';
-import { systemContext } from '../src/shared/http/route.js';
+import { systemContext } from '../src/shared/context.js';
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
 import type { LoadScenario } from './load.js';
@@ -234,7 +234,7 @@ export async function prepareContentsBench(options: {
   host: string;
 }): Promise<ContentsBench> {
   const { app, query, mediaId, appUrl, bearer } = options;
-  const ctx = systemContext(mediaId);
+  const ctx = systemContext(app.db, mediaId);
   const docs = app.services.docs;
   const type = await docs.contentTypes.create(ctx, { key: 'article', name: 'Article' });
   const template = await docs.templates.create(ctx, {

@@ -9,7 +9,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { App } from '../src/app.js';
 import { toPublicSectionContent } from '../src/modules/magazines/index.js';
-import { systemContext } from '../src/shared/http/route.js';
+import { systemContext } from '../src/shared/context.js';
 import { categorySummary, readerContent, seedContents, templateSummary } from './contents.js';
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
@@ -83,7 +83,7 @@ export async function prepareMagazinesBench(options: {
   host: string;
 }): Promise<MagazinesBench> {
   const { app, query, mediaId, appUrl, bearer } = options;
-  const ctx = systemContext(mediaId);
+  const ctx = systemContext(app.db, mediaId);
   const [{ n }] = (await query(`select count(*)::int as n from contents where media_id = $1 and published_at is not null`, [mediaId])) as [{ n: number }];
   if (n < SECTIONS * PER_SECTION) {
     // Without the contents scenarios' 50,000, a thousand of the same contents.

@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Feed } from 'feed';
 import type { App } from '../src/app.js';
-import { systemContext } from '../src/shared/http/route.js';
+import { systemContext } from '../src/shared/context.js';
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
 import type { LoadScenario } from './load.js';
@@ -73,7 +73,7 @@ export async function preparePublisherBench(options: {
   host: string;
 }): Promise<PublisherBench> {
   const { app, query, mediaId, appUrl, bearer } = options;
-  const ctx = systemContext(mediaId);
+  const ctx = systemContext(app.db, mediaId);
   const publisher = app.services.publisher;
 
   // A menu of 6 x 3 x 3 items in two languages, made through the service as the Backoffice does.

@@ -19,7 +19,7 @@ import type * as AppModule from '../src/app.js';
 import type { App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { systemContext } from '../src/shared/http/route.js';
+import { systemContext } from '../src/shared/context.js';
 import { AD_OPS_SCENARIOS, prepareAdOpsBench } from './ad-ops.js';
 import { prepareAssetsBench } from './assets.js';
 import { COMMUNITY_SCENARIOS, prepareCommunityBench } from './community.js';
@@ -385,7 +385,7 @@ async function main() {
   const auth = { 'x-api-key': secret };
 
   // A Reader application token (client credentials): an ES256 JWT verified on every request.
-  const oauthClient = await app.services.oauth.clients.create(systemContext(media.id), { name: 'bench', scopes: ['media:read'], type: 'confidential' });
+  const oauthClient = await app.services.oauth.clients.create(systemContext(app.db, media.id), { name: 'bench', scopes: ['media:read'], type: 'confidential' });
   const accessToken = await clientCredentialsToken(appUrl, { id: oauthClient.row.id, secret: oauthClient.secret! });
   const bearer = { authorization: `Bearer ${accessToken}`, 'x-service-media-id': media.id };
 
@@ -400,7 +400,7 @@ async function main() {
 
   // The floor runs the statements the app itself sends for these three reads.
   const categories = app.services.core.categories;
-  const ctx = systemContext(media.id);
+  const ctx = systemContext(app.db, media.id);
   const floorQueries = {
     firstPage: categoriesSelect(await captureQueries(bench.driver, () => categories.list(ctx, { limit: 20 }))),
     deepPage: categoriesSelect(await captureQueries(bench.driver, () => categories.list(ctx, { limit: 20, after: deepCursor }))),

@@ -24,7 +24,8 @@ import { validatorCompiler } from './plugins/validator.js';
 import { etagsReady } from './shared/http/conditional.js';
 import { idempotencyStore } from './shared/http/idempotency.js';
 import { createCacheBus } from './shared/cache-bus.js';
-import { inReadScope, isReplicaRoute } from './db/read-replica.js';
+import { inReadScope } from './db/read-replica.js';
+import { routeOf } from './shared/http/route-options.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { createLogger, requestLogger } from './logger.js';
 import { decorateRouteOptions } from './shared/http/route-options.js';
@@ -147,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(deps.secret && { secret: deps.secret }),
   });
   app.decorate('services', services);
+  app.decorate('db', database.db);
   app.decorate('idempotencyKeys', idempotencyStore(database.db));
   app.decorate('routeTable', []);
   app.decorate('operationIds', new Set<string>());
@@ -169,14 +171,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerPlugin, { operator: Boolean(config.operatorApiKey), publicBaseUrl: config.publicBaseUrl });
   await app.register(healthPlugin, { database });
 
-  // DATABASE_READ_URL: the handlers of the Reader and Public trees' published reads run in the
-  // read scope, where plain selects go to the replica (src/db/read-replica.ts).
+  // DATABASE_READ_URL: the handlers of the reads the Reader and Public trees mark `replica` run in
+  // the read scope, where plain selects go to the replica (src/db/read-replica.ts).
   if (database.readPool) {
     app.addHook('onRoute', (route) => {
-      if (!isReplicaRoute(route.method, route.url)) return;
+      if (route.method !== 'GET' && route.method !== 'HEAD') return;
       const handler = route.handler;
       route.handler = function (this: unknown, req, reply) {
-        return inReadScope(() => handler.call(this as never, req, reply));
+        return routeOf(req).config.replica ? inReadScope(() => handler.call(this as never, req, reply)) : handler.call(this as never, req, reply);
       };
     });
   }

@@ -4,8 +4,9 @@ import { scopedStorage } from '../shared/scoped-storage.js';
 /**
  * DATABASE_READ_URL: the published reads of the Reader and Public trees go to a replica.
  *
- * The scope is the handler of a GET or HEAD route of those trees (`inReadScope`, bound where
- * the routes are declared, src/app.ts); inside it, a plain `select` the pool is asked to run
+ * The scope is the handler of a read the Reader or Public tree marks `replica` (a GET that does
+ * not declare `primary`: a reader's own state and what decides access stay on the primary), bound
+ * in src/app.ts; inside it, a plain `select` the pool is asked to run
  * outside a transaction goes to the read pool. Everything else stays on the primary: writes,
  * transactions (a `pool.connect()`), statements that lock or advance a sequence, the auth hooks
  * that run before the handler (API keys, tokens: a revocation must be seen at once), and every
@@ -13,25 +14,6 @@ import { scopedStorage } from '../shared/scoped-storage.js';
  * object, so a prepared statement built in one scope is run on the right pool in another.
  */
 const scope = scopedStorage<true>();
-
-/** The trees whose reads may go to the replica. */
-const READ_TREES = ['/api/media/v1/', '/api/public/'];
-/**
- * What a reader just wrote and reads back (their account, subscriptions, devices, a vote's
- * results) and what decides access (OAuth, JWKS) stays on the primary: a replica behind by a
- * moment must not answer a reader with what they had before.
- */
-const OWN_STATE = /\/(accounts|oauth|jwks|token|newsletter|subscriptions|devices|invitations)(\/|$)|\/(registration|subscription|results)(\/|$)/;
-
-/** Whether a route's handler runs in the read scope: GET or HEAD of a published read of the Reader or Public tree. */
-export function isReplicaRoute(method: string | string[], url: string): boolean {
-  const methods = [method].flat();
-  return (
-    methods.every((m) => m === 'GET' || m === 'HEAD') &&
-    READ_TREES.some((tree) => url.startsWith(tree)) &&
-    !OWN_STATE.test(url)
-  );
-}
 
 export const inReadScope = <T>(work: () => T): T => scope.run(true, work);
 

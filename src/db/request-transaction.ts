@@ -1,8 +1,9 @@
 import { scopedStorage } from '../shared/scoped-storage.js';
+import type { TransactionScope } from '../shared/context.js';
 import type { Db, Tx } from './client.js';
 
 /** A request's transaction while its handler runs; closed (`open` false) once the handler is done. */
-interface Store {
+interface Store extends TransactionScope {
   tx: Tx;
   open: boolean;
   /** Work to start once the transaction has committed (a queue's job for a row it wrote). */
@@ -56,8 +57,9 @@ export function executorOf<T extends object>(executor: T): T {
  * Runs `work` in one database transaction that every call on the `transactional` handle joins:
  * committed when it resolves, rolled back when it throws. Inside an open one, `work` just joins it.
  */
-export async function inRequestTransaction<T>(db: Db, work: () => Promise<T>): Promise<T> {
-  if (storage.getStore()?.open) return work();
+export async function inRequestTransaction<T>(db: Db, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
+  const open = storage.getStore();
+  if (open?.open) return work(open);
   const base = bases.get(db) ?? db;
   let store: Store | undefined;
   try {
@@ -66,7 +68,7 @@ export async function inRequestTransaction<T>(db: Db, work: () => Promise<T>): P
       const opened: Store = { tx: joined, open: true, afterCommit: [], joinTransaction: (part) => part(joined) };
       store = opened;
       try {
-        return await storage.run(opened, work);
+        return await storage.run(opened, () => work(opened));
       } finally {
         opened.open = false;
       }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { z } from 'zod';
 import type { AnyRouteDef } from '../shared/http/route.js';
+import type { RecordEffect, VersionSource } from '../shared/http/effects.js';
 import type { Permission } from '../shared/permissions.js';
 
 export type InterfaceName = 'backoffice' | 'reader' | 'public' | 'operator' | 'delivery';
@@ -29,6 +30,12 @@ export interface RouteEntry {
   def: AnyRouteDef | undefined;
   /** Reader and Public reads: the kind of the records they serve, for their Surrogate-Key. */
   surrogateKind: string | undefined;
+  /** Backoffice writes: the record each changes (webhook event, audit entry). */
+  record: RecordEffect | undefined;
+  /** Backoffice PUT, PATCH and DELETE: where If-Match's version is read. */
+  version: VersionSource | undefined;
+  /** Reader and Public reads that may go to the replica (DATABASE_READ_URL). */
+  replica: boolean;
 }
 
 declare module 'fastify' {
@@ -68,6 +75,9 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
       successor: route.config?.successor,
       def: route.config?.routeDef,
       surrogateKind: route.config?.surrogateKind,
+      record: route.config?.record,
+      version: route.config?.version,
+      replica: route.config?.replica ?? false,
     });
   }
 }

@@ -2,7 +2,6 @@ import { type Column, type InferSelectModel, type SQL, getTableColumns, getTable
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
 import { AppError, uniqueOr } from './errors.js';
-import { precondition, preconditionFailed } from './http/conditional.js';
 import { type Keyset, type Page, type Paginator, newestFirst } from './paging.js';
 import { type Prepared, StatementCache, rowsAsSelected } from './prepared.js';
 import type { PagingQuery } from './schemas.js';
@@ -323,19 +322,6 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
 
   const ownedBy = (id: string, ownerId: string) => sql`${rootId} = ${id} and ${options.owner} = ${ownerId}`;
 
-  /**
-   * A conditional write's check (shared/http/conditional.ts `precondition`) once the addressed
-   * record is locked: 412 when its version is no longer the one If-Match named. Passed once, it
-   * holds for the transaction, which keeps the lock.
-   */
-  const checkPrecondition = async (tx: Executor, id: string, ownerId: string) => {
-    const expected = precondition.getStore();
-    if (!expected || expected.id !== id || expected.locked) return;
-    await tx.execute(sql`select 1 from ${root} where ${ownedBy(id, ownerId)} for update`);
-    if (!(await expected.check())) throw preconditionFailed();
-    expected.locked = true;
-  };
-
   return {
     root,
     parts: options.parts,
@@ -449,18 +435,12 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
       );
     },
 
-    /**
-     * Locks the live record for the rest of the transaction; false when there is none. A write
-     * under If-Match (shared/http/conditional.ts `precondition`) is a 412 when the locked record
-     * is no longer the version that was checked.
-     */
+    /** Locks the live record for the rest of the transaction; false when there is none. */
     async lock(tx: Executor, id: string, ownerId: string): Promise<boolean> {
       const rows = await tx.execute(
         sql`select 1 from ${root} where ${ownedBy(id, ownerId)}${rootDeleted ? sql` and ${rootDeleted} is null` : sql``} for update`,
       );
-      if (rowsOf(rows).length === 0) return false;
-      await checkPrecondition(tx, id, ownerId);
-      return true;
+      return rowsOf(rows).length > 0;
     },
 
     /**
@@ -555,7 +535,6 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     /** Soft-deletes the live record and its whole live tree with one stamp; false when there is none. */
     async softDelete(tx: Executor, id: string, ownerId: string): Promise<boolean> {
       if (!rootDeleted) throw new Error(`${rootName} has no deleted_at`);
-      await checkPrecondition(tx, id, ownerId);
       const stamped = rowsOf(
         await tx.execute(
           sql`update ${root} set ${sql.identifier(rootDeleted.name)} = now() where ${ownedBy(id, ownerId)} and ${rootDeleted} is null

@@ -112,6 +112,8 @@ export function workspaceTransferRoute(
     summary: string;
     tag: Tag;
     permission: Permission;
+    /** The record's kind on the wire (its webhook event and audit entry). */
+    kind: string;
     transfer: (ctx: RequestContext, id: string, target: WorkspaceTransfer) => Promise<void>;
   },
 ) {
@@ -124,6 +126,7 @@ export function workspaceTransferRoute(
       'Moves the record to a workspace of the same media with a status there. A workspace of another media is a 404, a status of another media a 400.',
     tag: def.tag,
     access: { permission: def.permission },
+    record: { kind: def.kind },
     params: idParams,
     body: workspaceTransferBody,
     response: { 204: noContent },

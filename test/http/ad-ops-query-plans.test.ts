@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemContext } from '../../src/shared/http/route.js';
+import { systemContext } from '../../src/shared/context.js';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { type SeededMedia, seedMedia } from '../setup/factories.js';
 import { type PlanNode, captureStatements, nodes, onPostgres } from '../setup/plans.js';
@@ -41,7 +41,7 @@ describe.skipIf(!onPostgres)('the random ads draw walks indexes, never a scan of
     const pool = ctx.database.pool!;
     const { captured, stop } = captureStatements(pool, /from ads a/);
     try {
-      const drawn = await ctx.app.services.adOps.ads.random(systemContext(media.mediaId), { count: 3 });
+      const drawn = await ctx.app.services.adOps.ads.random(systemContext(ctx.app.db, media.mediaId), { count: 3 });
       expect(drawn).toHaveLength(3);
     } finally {
       stop();

@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isReplicaRoute } from '../../src/db/read-replica.js';
-import { recordEventOf } from '../../src/modules/core/webhooks/webhooks.events.js';
-import { kindOf } from '../../src/shared/http/surrogate.js';
+import { writeEffect } from '../../src/shared/http/effects.js';
+import { ASSOC_KINDS } from '../../src/shared/http/surrogate.js';
 import type { RouteEntry } from '../../src/plugins/route-table.js';
 import { type TestContext, createTestApp } from '../setup/app.js';
 
@@ -55,46 +54,33 @@ const answersData = (schema: unknown): boolean => jsonOf(schema)?.properties?.da
 
 const assocNames = (schema: unknown): string[] => Object.keys(jsonOf(schema)?.properties?.assocs?.properties ?? {}).sort();
 
-/** The GET whose answer is the version If-Match names on a write: its path, or the nearest path above it with a GET. */
-function versionOf(route: RouteEntry): string | null {
-  const gets = new Map(ctx.app.routeTable.filter((e) => e.interface === route.interface && e.method === 'GET').map((e) => [e.url, e.operationId]));
-  for (let path = route.url; path.includes('/'); path = path.slice(0, path.lastIndexOf('/'))) {
-    const found = gets.get(path);
-    if (found) return found;
-  }
-  return null;
-}
-
 function behaviourOf(route: RouteEntry) {
   const out: Record<string, unknown> = {};
   const responses = (route.schema?.response ?? {}) as Record<string, unknown>;
   const successes = Object.keys(responses).map(Number).filter((s) => s >= 200 && s < 300);
   if (route.interface === 'backoffice' && route.method !== 'GET') {
-    const emits = !route.url.startsWith('/core/v2/webhooks');
     out.writes = successes.map((status) => {
-      const event = recordEventOf({
+      const effect = writeEffect(route.record!, {
         method: route.method,
-        url: route.url,
-        operationId: route.operationId,
         statusCode: status,
         params: paramsOf(route.url),
         answerId: answersRecord(responses[status]) ? '<answer>' : undefined,
       });
-      const statics = route.url.split('/').filter((s) => s && !s.startsWith(':')).slice(2);
+      const emits = route.record!.webhooks !== false && effect.id !== undefined;
       return {
         status,
-        event: emits && event ? `${event.kind}.${event.action} ${event.id}` : null,
-        audit: `${event?.kind ?? kindOf(statics.at(-1) ?? '')}.${event?.action ?? (route.method === 'DELETE' ? 'deleted' : 'updated')} ${event?.id ?? null}`,
+        event: emits ? `${effect.kind}.${effect.action} ${effect.id}` : null,
+        audit: `${effect.kind}.${effect.action} ${effect.id ?? null}`,
       };
     });
   }
-  if (route.interface === 'backoffice' && ['PUT', 'PATCH', 'DELETE'].includes(route.method)) out.version = versionOf(route);
+  if (route.interface === 'backoffice' && ['PUT', 'PATCH', 'DELETE'].includes(route.method)) out.version = route.version?.read ?? null;
   if ((route.interface === 'reader' || route.interface === 'public') && route.method === 'GET' && answersData(responses[200])) {
     out.surrogate = route.surrogateKind ?? null;
     const assocs = assocNames(responses[200]);
-    if (assocs.length > 0) out.assocs = Object.fromEntries(assocs.map((name) => [name, kindOf(name)]));
+    if (assocs.length > 0) out.assocs = Object.fromEntries(assocs.map((name) => [name, ASSOC_KINDS[name] ?? null]));
   }
-  out.replica = isReplicaRoute(route.method, route.url);
+  out.replica = route.replica;
   return out;
 }
 

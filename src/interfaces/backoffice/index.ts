@@ -16,7 +16,8 @@ import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../plugins/route-table.js';
-import { conditionalWrites, currentVersions, ifMatchHeader, validators } from '../../shared/http/conditional.js';
+import { checkIfMatch, declaredVersions, ifMatchHeader, validators } from '../../shared/http/conditional.js';
+import type { RequestContext } from '../../shared/context.js';
 import { hookList } from '../../shared/http/hooks.js';
 import { documentRoute, withHeader } from '../../shared/http/route.js';
 
@@ -33,18 +34,27 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
   // Off unless CORS_BACKOFFICE_ORIGINS names the origins: an admin console is one known site.
   await applyCors(app, config.corsBackofficeOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
   // What a write's target holds now: the version If-Match names, the status a write changes.
-  const versions = currentVersions(() => app.routeTable, 'backoffice');
-  const ifMatch = conditionalWrites(versions);
+  const versions = declaredVersions(() => app.routeTable, 'backoffice');
+  const ifMatch = checkIfMatch(versions);
   // Each successful write emits its record event and purge to the media's webhooks, once the answer has left.
   const events = webhookEventHooks(services.core.webhooks.emit, app.log, versions);
-  const writes = (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>) =>
-    services.core.auditedWrites(req, reply, () => ifMatch(req, reply, () => events.around(req, reply, work)));
+  // One transaction per write: If-Match checked first, then the work, then its audit entry.
+  const writes = (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext, work: (ctx: RequestContext) => Promise<unknown>) =>
+    services.core.auditedWrites(req, reply, ctx, async (tx) => {
+      await ifMatch(req, reply, tx);
+      return events.around(req, reply, tx, work);
+    });
+  app.addHook('onReady', async () => versions.check());
   app.addHook('onRoute', (route) => {
     // Fail at start-up rather than ship a route nobody thought to protect.
     if (!route.config?.permission) {
       throw new Error(`Backoffice route ${route.method} ${route.url} declares no permission`);
     }
-    // Every write but a create honours If-Match against what the GET of its path answers (conditional.ts).
+    // Every write names the record it changes (its webhook event and audit entry).
+    if (route.method !== 'GET' && route.method !== 'HEAD' && !route.config.record) {
+      throw new Error(`Backoffice write ${route.method} ${route.url} declares no record`);
+    }
+    // Every write but a create honours If-Match against what its declared version source answers (conditional.ts).
     const conditional = route.method === 'PUT' || route.method === 'PATCH' || route.method === 'DELETE';
     if (conditional) {
       route.schema = { ...route.schema, headers: withHeader(route.schema?.headers, 'if-match', ifMatchHeader) };

@@ -14,7 +14,7 @@ import { deprecationMarker, successorPath } from '../../shared/http/deprecation.
 import { validators } from '../../shared/http/conditional.js';
 import { originOf } from '../../shared/envelopes.js';
 import { documentRoute, route } from '../../shared/http/route.js';
-import { surrogateKeyHook, surrogateKindOf } from '../../shared/http/surrogate.js';
+import { surrogateKeyHook } from '../../shared/http/surrogate.js';
 import { errors } from '../../shared/errors.js';
 import { dataOf } from '../../shared/schemas.js';
 import type { TreeOptions } from '../backoffice/index.js';
@@ -54,9 +54,11 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     documentRoute(app, route, [429]);
     const operation = !route.config?.publicIndex;
     route.schema = { ...route.schema, ...(operation && { deprecated: true }), security: [] };
-    const surrogateKind = operation ? surrogateKindOf(route.url) : undefined;
+    const surrogateKind = operation ? (route.config?.serves ?? undefined) : undefined;
     route.config = {
       ...route.config,
+      // A published read may go to the replica (DATABASE_READ_URL); one that declares `primary` never.
+      replica: (route.method === 'GET' || route.method === 'HEAD') && !route.config?.primary,
       ...(surrogateKind && { surrogateKind }),
       responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', 'Cache-Control', ...(surrogateKind ? (['Surrogate-Key'] as const) : [])],
     };
@@ -109,6 +111,7 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     method: 'GET',
     url: '',
     operationId: 'publicListOperations',
+    primary: true,
     summary: 'Public operations and their successors',
     description:
       'Every operation of the deprecated Public API with the Reader operation that replaces it, for the teams moving to `/api/media/v1`. ' +

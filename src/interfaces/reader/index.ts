@@ -17,7 +17,7 @@ import { recordRoutes } from '../../plugins/route-table.js';
 import { validators } from '../../shared/http/conditional.js';
 import { originOf } from '../../shared/envelopes.js';
 import { type ErrorStatus, documentRoute } from '../../shared/http/route.js';
-import { surrogateKeyHook, surrogateKindOf } from '../../shared/http/surrogate.js';
+import { surrogateKeyHook } from '../../shared/http/surrogate.js';
 import type { TreeOptions } from '../backoffice/index.js';
 import { routeOf } from '../../shared/http/route-options.js';
 
@@ -60,9 +60,11 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     const security = route.schema?.security ?? (anonymous ? [] : [{ bearer: [scope!] }]);
     route.schema = { ...route.schema, security };
     if (route.method === 'GET') {
-      const surrogateKind = surrogateKindOf(route.url);
+      const surrogateKind = route.config?.serves ?? undefined;
       route.config = {
         ...route.config,
+        // A published read may go to the replica (DATABASE_READ_URL); one that declares `primary` never.
+        replica: !route.config?.primary,
         ...(surrogateKind && { surrogateKind }),
         responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', 'Cache-Control', ...(surrogateKind ? (['Surrogate-Key'] as const) : [])],
       };

@@ -22,6 +22,7 @@ export const adOpsPublicRoutes: FastifyPluginAsyncZod<{ advertisers: Advertisers
     method: 'GET',
     url: '/ad-ops/v2/medias/:media_id/advertisers',
     operationId: 'publicListAdvertisers',
+    serves: 'advertiser',
     summary: 'Active advertisers',
     description:
       'Deprecated: use the Reader operation GET /api/media/v1/ads/random, whose ads name their advertiser. ' +

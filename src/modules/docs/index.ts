@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db, Executor } from '../../db/client.js';
 import type { ReaderView } from '../../shared/http/reader.js';
-import { systemContext } from '../../shared/http/route.js';
+import { systemContext } from '../../shared/context.js';
 import type { Paginator } from '../../shared/paging.js';
 import type { CoreServices } from '../core/index.js';
 // Core's index does not export the category summary's schema yet; the Reader assocs need it.
@@ -70,7 +70,7 @@ export function createDocsServices(deps: {
      * content_not_found when it is not published.
      */
     publishedContent: async (mediaId: string, id: string, locale: string | undefined, fallback: string) =>
-      mappers.toReaderContentWithBlocks(await contents.getPublished(systemContext(mediaId), id), { locale, fallback }),
+      mappers.toReaderContentWithBlocks(await contents.getPublished(systemContext(db, mediaId), id), { locale, fallback }),
     categorySummaries,
     mappers,
     /** The Reader's contents list (schema, item mapping, assocs), for other modules' lists of contents. */

@@ -44,6 +44,8 @@ export const messengerPublicRoutes: FastifyPluginAsyncZod<{ subscriptions: Subsc
     method: 'GET',
     url: '/messenger/v2/subscriptions/:id',
     operationId: 'publicGetSubscriptionStatus',
+    serves: 'subscription',
+    primary: true,
     summary: 'Subscription status',
     description:
       "Deprecated: use the Reader operation GET /api/media/v1/newsletter/subscriptions (a signed-in reader's own subscriptions). " +

@@ -17,6 +17,7 @@ import {
 import { oauthTags } from './oauth.tags.js';
 import type { ProvidersService } from './providers.service.js';
 import type { SigningKeysService } from './signing-keys.service.js';
+import { providerAggregate } from './oauth.repository.js';
 
 const signingKeySchema = z
   .object({
@@ -50,6 +51,7 @@ export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackoffi
 
   const clientRoutes = backofficeResource(app, {
     path: '/clients',
+    kind: 'client',
     names: { one: 'OAuthClient', many: 'OAuthClients' },
     tag: oauthTags.clients,
     item: oauthClientSchema,
@@ -64,6 +66,7 @@ export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackoffi
     method: 'POST',
     url: '/clients',
     operationId: 'createOAuthClient',
+    record: { kind: 'client' },
     summary: 'Register an OAuth client',
     description: 'data.id is the client_id; data.secret is the client_secret, shown only here (stored as a hash).',
     tag: oauthTags.clients,
@@ -89,6 +92,8 @@ export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackoffi
 
   const providerRoutes = backofficeResource(app, {
     path: '/providers',
+    kind: 'provider',
+    lock: providerAggregate,
     names: { one: 'OAuthProvider', many: 'OAuthProviders' },
     tag: oauthTags.providers,
     item: oauthProviderSchema,
@@ -123,6 +128,7 @@ export const oauthBackofficeRoutes: FastifyPluginAsyncZod<{ oauth: OAuthBackoffi
     method: 'POST',
     url: '/signing-keys/rotate',
     operationId: 'rotateOAuthSigningKey',
+    record: { kind: 'rotate' },
     summary: 'Rotate the token signing key',
     description:
       'A new key signs from now on. Older keys stay in the JWKS and keep verifying until the tokens they signed have expired.',

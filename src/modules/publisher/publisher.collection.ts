@@ -6,6 +6,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Aggregate, PageFilter, PartDefs } from '../../shared/aggregate.js';
 import type { AppError } from '../../shared/errors.js';
 import { type ReaderAddress, readerRecordRoutes, recordListRoute } from '../../shared/http/records.js';
+import type { Lockable } from '../../shared/http/effects.js';
 import { type StandardOp, backofficeResource } from '../../shared/http/resource.js';
 import type { RequestContext, ZodApp } from '../../shared/http/route.js';
 import { isUuid } from '../../shared/ids.js';
@@ -58,6 +59,8 @@ export interface PublisherCollection {
   /** The 409 of a unique key (a live record has this key). */
   conflict: () => AppError;
   names: { one: string; many: string };
+  /** The record's kind on the wire (webhook events, audit entries, Surrogate-Key): `media_block`. */
+  kind: string;
   label: string;
   plural: string;
   notes?: Partial<Record<StandardOp, string>>;
@@ -92,10 +95,13 @@ export const reference =
     live: live[kind],
   });
 
-/** A collection's names from its label: operationIds (`listMediaBlocks`), sentences, and its two errors. */
+/**
+ * A collection's names from its label: operationIds (`listMediaBlocks`), sentences, its kind on the
+ * wire (`media_block`), and its two errors.
+ */
 export const named = (label: string, plural: string, errors: { notFound: () => AppError; conflict: () => AppError }) => {
   const pascal = (words: string) => words.replace(/(^|\s)([a-z])/g, (_, _s: string, c: string) => c.toUpperCase());
-  return { label, plural, names: { one: pascal(label), many: pascal(plural) }, ...errors };
+  return { label, plural, kind: label.replaceAll(' ', '_'), names: { one: pascal(label), many: pascal(plural) }, ...errors };
 };
 
 /** A collection's OpenAPI tags: Backoffice and Reader. */
@@ -133,6 +139,8 @@ export function collectionBackofficeRoutes(app: ZodApp, c: PublisherCollection, 
     map: (row) => wireOf(row, itemPlan) as never,
     read: 'publisher:read',
     write: 'publisher:write',
+    kind: c.kind,
+    lock: c.agg as unknown as Lockable,
   }).standard(service, {
     label: c.label,
     plural: c.plural,
@@ -163,7 +171,7 @@ const ofOrganization = (c: PublisherCollection, organizationId: string): PageFil
 export function collectionListRoute(c: PublisherCollection, service: CollectionService, how: { description: string; organization?: boolean }) {
   const page = readerPage(c, service);
   return recordListRoute(
-    { path: `/${c.name}`, names: c.names, plural: c.plural, tag: tagsOf(c).reader, item: c.schemas.reader },
+    { path: `/${c.name}`, names: c.names, plural: c.plural, tag: tagsOf(c).reader, item: c.schemas.reader, kind: c.kind },
     {
       description: how.description,
       load: (ctx, query, params) => page(ctx, query, how.organization ? ofOrganization(c, params.id!) : undefined),
@@ -181,6 +189,7 @@ export function collectionReaderRoutes(app: ZodApp, c: PublisherCollection, serv
     path: r.path,
     names: c.names,
     label: c.label,
+    kind: c.kind,
     plural: c.plural,
     tag: tagsOf(c).reader,
     item: c.schemas.reader,

@@ -3,8 +3,8 @@ import xxhash from 'xxhash-wasm';
 import { z } from 'zod';
 import type { RouteEntry } from '../../plugins/route-table.js';
 import { AppError } from '../errors.js';
-import { scopedStorage } from '../scoped-storage.js';
-import { type AnyRouteDef, contextOf } from './route.js';
+import type { RequestContext } from '../context.js';
+import type { AnyRouteDef } from './route.js';
 import { routeOf } from './route-options.js';
 
 /** If-None-Match against one strong ETag: a list of tags (weak ones compared weakly) or `*`. */
@@ -152,14 +152,6 @@ export function matchesIfMatch(header: string, etag: string): boolean {
 export const preconditionFailed = () =>
   new AppError(412, 'precondition_failed', 'the record changed since the version named by If-Match; read it again and retry');
 
-/**
- * A conditional write's check, for the transaction that makes the write: the aggregate whose
- * record the write addresses (`id`) runs `check` again once it holds the record's row lock
- * (`lock`, `softDelete`), so a write that slipped in between the first check and the lock is a
- * 412, not a lost update. Once passed under the lock it holds for the rest of the transaction.
- */
-export const precondition = scopedStorage<{ id: string; check: () => Promise<boolean>; locked?: boolean }>();
-
 /** The optional `If-Match` header of a Backoffice write (validation and OpenAPI). */
 export const ifMatchHeader = z
   .string()
@@ -169,42 +161,29 @@ export const ifMatchHeader = z
     'The ETag of the version this write is meant for (from a read of this path, or of the record or set it belongs to, or from an earlier write): 412 `precondition_failed` when it changed since',
   );
 
-/** Where a write's version is read: a GET of the tree declared with `route()`, and how its path params are named. */
-interface VersionSource {
-  def: AnyRouteDef;
-  params: string[];
-}
-
 const paramsOf = (url: string) => url.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
 
 /**
- * What a write's target looks like now, read in the write's own transaction: the answer of the
- * GET of the write's own path (a record, a set of blocks or slots), else of the nearest path above
- * it that has one (a block's set, the record a sub-resource belongs to), made with that GET's own
- * handler (its query left to its defaults) and serializer, so that its tag is byte for byte the
- * one the GET sent. `body` is null when the tree has no such GET, or the GET answers nothing.
+ * The versions of a tree's writes: what the GET a write declares as its version source
+ * (`version.read`, an operationId of the tree) answers now, made in the write's transaction with
+ * that GET's own handler (its query left to its defaults) and serializer, so that its tag is byte
+ * for byte the one the GET sent. The GET's path parameters are the write's, by name.
  */
-export function currentVersions(routes: () => readonly RouteEntry[], tree: RouteEntry['interface']) {
-  const sources = new Map<string, VersionSource | null>();
-  const sourceOf = (url: string): VersionSource | null => {
-    let found = sources.get(url);
-    if (found !== undefined) return found;
-    found = null;
-    const gets = new Map(routes().filter((e) => e.interface === tree && e.method === 'GET' && e.def).map((e) => [e.url, e.def!]));
-    for (let path = url; path.includes('/') && !found; path = path.slice(0, path.lastIndexOf('/'))) {
-      const def = gets.get(path);
-      if (def) found = { def, params: paramsOf(path) };
-    }
-    sources.set(url, found);
-    return found;
+export function declaredVersions(routes: () => readonly RouteEntry[], tree: RouteEntry['interface']) {
+  let reads: Map<string, AnyRouteDef> | undefined;
+  const readOf = (operationId: string): AnyRouteDef => {
+    reads ??= new Map(routes().filter((e) => e.interface === tree && e.method === 'GET' && e.def).map((e) => [e.operationId, e.def!]));
+    const def = reads.get(operationId);
+    if (!def) throw new Error(`version source ${operationId} is not a GET of the ${tree} tree`);
+    return def;
   };
 
-  const body = async (req: FastifyRequest, reply: FastifyReply): Promise<{ body: unknown; source: VersionSource } | null> => {
-    const source = sourceOf(routeOf(req).url ?? '');
+  const body = async (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext): Promise<{ body: unknown; def: AnyRouteDef } | null> => {
+    const source = routeOf(req).config.version;
     if (!source) return null;
+    const def = readOf(source.read);
     const all = (req.params ?? {}) as Record<string, string>;
-    const params = Object.fromEntries(source.params.map((name) => [name, all[name]]));
-    const { def } = source;
+    const params = Object.fromEntries(paramsOf(def.url).map((name) => [name, all[name]]));
     const input = {
       params: def.params ? (def.params as z.ZodType).parse(params) : undefined,
       query: def.querystring ? (def.querystring as z.ZodType).parse({}) : undefined,
@@ -212,49 +191,51 @@ export function currentVersions(routes: () => readonly RouteEntry[], tree: Route
     };
     const status = reply.statusCode;
     try {
-      const answer = await precondition.exit(() => def.handler(contextOf(req), input as never, reply));
-      return answer === reply || answer === undefined ? null : { body: answer, source };
+      const answer = await def.handler(ctx, input as never, reply);
+      return answer === reply || answer === undefined ? null : { body: answer, def };
     } finally {
       reply.status(status);
     }
   };
 
   return {
-    /** Whether the write's path has a GET to read its version from. */
-    has: (req: FastifyRequest): boolean => sourceOf(routeOf(req).url ?? '') !== null,
-    /** The current answer of that GET, as its handler returns it. */
-    body: async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => (await body(req, reply))?.body ?? null,
-    /** The strong ETag that GET would send now; null when there is none. */
-    async tag(req: FastifyRequest, reply: FastifyReply): Promise<string | null> {
-      const current = await body(req, reply);
-      const schema = current && (current.source.def.response as Record<number, unknown>)[200];
+    /** Fails (at start-up) when a write names a version source that is not a GET of the tree. */
+    check(): void {
+      for (const entry of routes()) if (entry.interface === tree && entry.version) readOf(entry.version.read);
+    },
+    /** The current answer of the write's version source (null without one), as its handler returns it. */
+    body: async (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext): Promise<unknown> => (await body(req, reply, ctx))?.body ?? null,
+    /** The strong ETag the version source's GET would send now; null when there is none. */
+    async tag(req: FastifyRequest, reply: FastifyReply, ctx: RequestContext): Promise<string | null> {
+      const current = await body(req, reply, ctx);
+      const schema = current && (current.def.response as Record<number, unknown>)[200];
       return schema ? etagOf(reply.serializeInput(current.body as never, schema as never) as string) : null;
     },
   };
 }
 
-export type CurrentVersions = ReturnType<typeof currentVersions>;
+export type DeclaredVersions = ReturnType<typeof declaredVersions>;
 
 /**
- * If-Match (RFC 9110 13.1.1) on every write of a tree (route config `around`, inside the write's
- * transaction). The version a client names is the strong ETag of what a GET answers now
- * (`currentVersions`); a write with no such GET matches only `*`. The aggregate of the
- * addressed record checks again under its row lock (`precondition`).
+ * If-Match (RFC 9110 13.1.1) on a write of a tree, checked once in the write's transaction before
+ * its work: the record the version source names (`version.lock`, by the write's `id`) is locked
+ * first, so that no other write of it lands between the comparison and this one. A write with no
+ * version source matches only `*`; a record that is not there is left to the work's own 404.
  */
-export function conditionalWrites(versions: CurrentVersions) {
-  return async (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> => {
+export function checkIfMatch(versions: DeclaredVersions) {
+  return async (req: FastifyRequest, reply: FastifyReply, tx: RequestContext): Promise<void> => {
     const header = req.headers['if-match'];
-    if (typeof header !== 'string' || req.method === 'GET' || req.method === 'POST') return work();
-    if (!versions.has(req)) {
-      if (header.split(',').some((tag) => tag.trim() === '*')) return work();
+    if (typeof header !== 'string' || req.method === 'GET' || req.method === 'POST') return;
+    const source = routeOf(req).config.version;
+    if (!source) {
+      if (header.split(',').some((tag) => tag.trim() === '*')) return;
       throw preconditionFailed();
     }
-    const check = async () => {
-      const etag = await versions.tag(req, reply);
-      return etag !== null && matchesIfMatch(header, etag);
-    };
-    if (!(await check())) throw preconditionFailed();
-    const id = (req.params as { id?: unknown } | undefined)?.id;
-    return typeof id === 'string' ? precondition.run({ id, check }, work) : work();
+    if (source.lock) {
+      const id = (req.params as Record<string, string> | undefined)?.[source.param ?? 'id'];
+      if (id !== undefined && !(await source.lock.lock(tx.db, id, tx.mediaId))) return;
+    }
+    const etag = await versions.tag(req, reply, tx);
+    if (etag === null || !matchesIfMatch(header, etag)) throw preconditionFailed();
   };
 }

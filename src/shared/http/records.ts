@@ -22,6 +22,8 @@ export interface ReaderRecordRoutes<Row> {
   names: { one: string; many: string };
   /** The record's name in sentences. */
   label: string;
+  /** The record's kind on the wire: its Surrogate-Key. */
+  kind: string;
   plural: string;
   tag: Tag;
   /** The Reader record's schema (`recordSchemas().reader`). */
@@ -42,13 +44,14 @@ export interface RecordList<Row> {
  * each record by the locale rule), written once: the Reader declares it as it is, and the Public
  * lists of the same records (under a media, an organization) reuse it with their own path and load.
  */
-export function recordListRoute<Row extends object>(r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item'>, list: RecordList<Row>) {
+export function recordListRoute<Row extends object>(r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item' | 'kind'>, list: RecordList<Row>) {
   const plan = wirePlan(r.item)!;
   const toItem = (row: object, view: { locale: string | undefined; fallback: string }) => readerRecordOf(row, view, plan);
   return {
     method: 'GET' as const,
     url: r.path,
     operationId: `readerList${r.names.many}`,
+    serves: r.kind,
     summary: `List ${r.plural}`,
     description: list.description,
     tag: r.tag,
@@ -73,6 +76,7 @@ export function readerRecordRoutes<Row extends object>(app: ZodApp, r: ReaderRec
       method: 'GET',
       url: `${r.path}/:${by}`,
       operationId: `readerGet${r.names.one}${by === 'id' ? '' : by === 'key' ? 'ByKey' : 'ByKeyOrId'}`,
+      serves: r.kind,
       summary: `${r.label[0]!.toUpperCase()}${r.label.slice(1)} by ${by.replaceAll('_', ' ')}`,
       ...(description && { description }),
       tag: r.tag,

@@ -3,6 +3,7 @@ import { list, one } from '../envelopes.js';
 import type { Page } from '../paging.js';
 import type { Permission } from '../permissions.js';
 import { type PagingQuery, dataOf, idParams, listOf, noContent, pagingQuery, uuid } from '../schemas.js';
+import type { Lockable, RecordEffect, VersionSource } from './effects.js';
 import { type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } from './route.js';
 
 interface Doc {
@@ -10,6 +11,8 @@ interface Doc {
   description?: string;
   /** Statuses this route can answer beyond the derived ones: 404 (a referenced record), 409 (a unique key). */
   errors?: ErrorStatus[];
+  /** An update's or delete's version source when not the record's GET (null: none, If-Match matches only `*`). */
+  version?: VersionSource | null;
 }
 
 interface WriteDoc<B> extends Doc {
@@ -27,6 +30,12 @@ export interface ResourceOptions<Row, Item extends z.ZodType> {
   map: (row: Row) => z.input<Item>;
   read: Permission;
   write: Permission;
+  /** The record's kind on the wire (webhook events, audit entries): `category`, `ad_category`. */
+  kind: string;
+  /** The record's row, locked by a conditional update or delete while If-Match is compared (its aggregate). */
+  lock?: Lockable;
+  /** false: writes are audited but send no webhook event. */
+  webhooks?: false;
 }
 
 type Load<Row> = (ctx: RequestContext, id: string) => Promise<Row>;
@@ -75,6 +84,15 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
   const record = `${r.path}/:id`;
   const single = dataOf(r.item);
   const base = { tag: r.tag };
+  const effect = { kind: r.kind, ...(r.webhooks === false && { webhooks: false as const }) };
+  /** A doc's route fields, without the version source (only an update or delete has one). */
+  const plain = <D extends Doc>({ version: _version, ...rest }: D) => rest;
+  /** An update's or delete's version: the record's GET, unless the doc names another (or none). */
+  const versionOf = (doc: Doc) => {
+    const { version, ...rest } = doc;
+    const source = version === undefined ? { read: `get${r.names.one}`, ...(r.lock && { lock: r.lock }) } : version;
+    return { ...rest, ...(source && { version: source }) };
+  };
   return {
     list<Q extends z.ZodType<PagingQuery> = typeof pagingQuery>(
       doc: Doc & { querystring?: Q },
@@ -82,7 +100,7 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
     ) {
       route(app, {
         ...base,
-        ...doc,
+        ...plain(doc),
         method: 'GET',
         url: r.path,
         operationId: `list${r.names.many}`,
@@ -96,7 +114,7 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
     get(doc: Doc, load: Load<Row>) {
       route(app, {
         ...base,
-        ...doc,
+        ...plain(doc),
         method: 'GET',
         url: record,
         operationId: `get${r.names.one}`,
@@ -110,11 +128,12 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
     create<B extends z.ZodType>(doc: WriteDoc<B>, create: (ctx: RequestContext, input: z.output<B>) => Promise<Row>) {
       route(app, {
         ...base,
-        ...doc,
+        ...plain(doc),
         method: 'POST',
         url: r.path,
         operationId: `create${r.names.one}`,
         access: { permission: r.write },
+        record: effect,
         response: { 201: single },
         handler: async (ctx, { body }) => one(r.map(await create(ctx, body as z.output<B>))),
       });
@@ -128,11 +147,12 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
       const { method = 'PATCH', ...rest } = doc;
       route(app, {
         ...base,
-        ...rest,
+        ...versionOf(rest),
         method,
         url: record,
         operationId: `update${r.names.one}`,
         access: { permission: r.write },
+        record: effect,
         params: idParams,
         response: { 200: single },
         handler: async (ctx, { params, body }) => one(r.map(await update(ctx, params.id, body as z.output<B>))),
@@ -143,11 +163,12 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
     remove(doc: Doc, remove: (ctx: RequestContext, id: string) => Promise<void>) {
       route(app, {
         ...base,
-        ...doc,
+        ...versionOf(doc),
         method: 'DELETE',
         url: record,
         operationId: `delete${r.names.one}`,
         access: { permission: r.write },
+        record: effect,
         params: idParams,
         response: { 204: noContent },
         handler: async (ctx, { params }) => remove(ctx, params.id),
@@ -199,11 +220,12 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
     restore(doc: Doc, restore: Load<Row>) {
       route(app, {
         ...base,
-        ...doc,
+        ...plain(doc),
         method: 'POST',
         url: `${record}/restore`,
         operationId: `restore${r.names.one}`,
         access: { permission: r.write },
+        record: { ...effect, action: 'restored' },
         params: idParams,
         response: { 200: single },
         handler: async (ctx, { params }) => one(r.map(await restore(ctx, params.id))),
@@ -220,7 +242,7 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
     ) {
       route(app, {
         ...base,
-        ...doc,
+        ...plain(doc),
         method: 'GET',
         access: { permission: r.read },
         params: parentParams(doc.url),
@@ -234,7 +256,7 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
     allUnder(doc: Doc & { url: string; operationId: string }, load: (ctx: RequestContext, parentId: string) => Promise<Row[]>) {
       route(app, {
         ...base,
-        ...doc,
+        ...plain(doc),
         method: 'GET',
         access: { permission: r.read },
         params: parentParams(doc.url),
@@ -250,9 +272,10 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
     ) {
       route(app, {
         ...base,
-        ...doc,
+        ...plain(doc),
         method: 'POST',
         access: { permission: r.write },
+        record: effect,
         params: parentParams(doc.url),
         response: { 201: single },
         handler: async (ctx, { params, body }) => one(r.map(await create(ctx, parentIdOf(params), body as z.output<B>))),
@@ -275,6 +298,10 @@ export function orderedSetRoutes<P extends z.ZodType, B extends z.ZodType, Row, 
     tag: Tag;
     read: Permission;
     write: Permission;
+    /** The record a replacement changes (the set's owner: `{kind: 'content'}`; a block's entries: `{kind: 'block', param: 'block_id'}`). */
+    record: RecordEffect;
+    /** The record locked while If-Match is compared with the set's GET (the owner's aggregate, by `id`). */
+    lock?: Lockable;
     get: { operationId: string; summary: string; description?: string };
     replace: WriteDoc<B> & { operationId: string };
     load: (ctx: RequestContext, params: z.output<P>) => Promise<Row[]>;
@@ -301,6 +328,8 @@ export function orderedSetRoutes<P extends z.ZodType, B extends z.ZodType, Row, 
     url: set.url,
     tag: set.tag,
     access: { permission: set.write },
+    record: set.record,
+    version: { read: set.get.operationId, ...(set.lock && { lock: set.lock }) },
     params: set.params,
     response,
     handler: async (ctx, { params, body }) => one((await set.store(ctx, params as z.output<P>, body as z.output<B>)).map(set.map)),

@@ -3,28 +3,21 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, 
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from '../../plugins/validator.js';
 import { z } from 'zod';
-import type { KeyPrincipal, Permission } from '../permissions.js';
+import type { Permission } from '../permissions.js';
 import type { ErrorFormat } from '../errors.js';
 import { errorBody, oncePer } from '../schemas.js';
 import type { ResponseHeader } from '../../plugins/openapi-document.js';
 import { idempotencyHooks, idempotencyKeyHeader } from './idempotency.js';
 import { type Upload, type UploadForm, readUpload } from './upload.js';
-import type { ReaderPrincipal, Scope } from '../scopes.js';
+import type { Scope } from '../scopes.js';
 import { routeOf } from './route-options.js';
+import type { RequestContext } from '../context.js';
+import type { Db } from '../../db/client.js';
+import type { RecordEffect, VersionSource } from './effects.js';
+
+export type { RequestContext } from '../context.js';
 
 export type ZodApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
-
-/** Who acts, for whom, in which request: the first argument of every service method. */
-export interface RequestContext {
-  /** The tenant: the API key's media, the Reader's x-service-media-id, the Public path's media. */
-  mediaId: string;
-  /** The API key (Backoffice) or the bearer token's client or reader (Reader); null when anonymous. */
-  principal: KeyPrincipal | ReaderPrincipal | null;
-  requestId: string;
-}
-
-/** A context for work the service does on its own behalf (start-up, jobs, tests). */
-export const systemContext = (mediaId: string, requestId = 'system'): RequestContext => ({ mediaId, principal: null, requestId });
 
 /** An OpenAPI tag: the area a route belongs to, described once. */
 export interface Tag {
@@ -110,6 +103,14 @@ export interface RouteDef<
    * and the form as `body` beside it, for the documentation.
    */
   upload?: U extends Schema ? UploadForm<U, T> : undefined;
+  /** A Backoffice write: the record it changes, for its webhook event and audit entry (effects.ts). */
+  record?: RecordEffect;
+  /** A Backoffice PUT, PATCH or DELETE: the read whose answer is the version If-Match names, and the record it locks. */
+  version?: VersionSource;
+  /** A Reader or Public read: the kind of the records it answers, named in its Surrogate-Key; null for none. */
+  serves?: string | null;
+  /** A Reader or Public read that must see the primary database, never a replica. */
+  primary?: boolean;
   /**
    * The work: parse nothing, call one service method with the context, map, return the body.
    * Answer another declared status with `reply.status(...)`.
@@ -140,20 +141,23 @@ declare module 'fastify' {
     cacheControl?: string;
     /**
      * What the handler's work runs inside, set by a tree for its writes (the Backoffice's request
-     * transaction and audit row): it gets the work and answers what the work answers.
+     * transaction and audit row): it gets the request's context and the work, gives the work the
+     * context it runs in (its transaction's), and answers what the work answers.
      */
-    around?: (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>) => Promise<unknown>;
+    around?: (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext, work: (ctx: RequestContext) => Promise<unknown>) => Promise<unknown>;
   }
   interface FastifyInstance {
     /** Tags with their descriptions, collected from the routes for the OpenAPI document. */
     openapiTags: Map<string, string>;
+    /** The database every request's context starts on (`contextOf`). */
+    db: Db;
   }
 }
 
-/** The context of a request, as every tree fills the request before the handler runs. */
+/** The context of a request, as every tree fills the request before the handler runs: outside any transaction. */
 export function contextOf(req: FastifyRequest): RequestContext {
   const principal = req.principal ?? req.bearer ?? null;
-  return { mediaId: principal?.mediaId ?? req.mediaId, principal, requestId: req.id };
+  return { mediaId: principal?.mediaId ?? req.mediaId, principal, requestId: req.id, db: req.server.db, tx: null };
 }
 
 /**
@@ -186,6 +190,10 @@ export function route<
       ...(routeErrors.length > 0 && { errors: [...new Set(routeErrors)] }),
       ...(idempotent && { idempotent, responseHeaders: [...(config?.responseHeaders ?? []), 'Idempotent-Replayed' as const] }),
       ...(def.errorFormat && { errorFormat: def.errorFormat }),
+      ...(def.record && { record: def.record }),
+      ...(def.version && { version: def.version }),
+      ...(def.serves !== undefined && { serves: def.serves }),
+      ...(def.primary && { primary: true }),
     },
     schema: {
       operationId: def.operationId,
@@ -211,9 +219,7 @@ export function route<
       const upload = read && form?.stage ? { ...read, staged: await form.stage(ctx, read, req.params as Record<string, string>) } : read;
       const input = { params: req.params, query: req.query, body: req.body, upload } as RouteInput<P, Q, B, U, T>;
       const around = routeOf(req).config.around;
-      // No closure unless a hook runs around the handler: tsx wraps every named function made at
-      // run time in a `__name` call (about 1 µs a request, measured in a by-id profile).
-      const result = around ? await around(req, reply, () => def.handler(ctx, input, reply)) : await def.handler(ctx, input, reply);
+      const result = around ? await around(req, reply, ctx, (inner) => def.handler(inner, input, reply)) : await def.handler(ctx, input, reply);
       if (result === reply) return reply;
       if (reply.statusCode === 204) return reply.send();
       return result;

@@ -8,53 +8,21 @@ import { routeOf } from './route-options.js';
  * Backoffice's `purge` webhook events carry the same keys (`<kind>:<id>` and the collection).
  */
 
-/** A collection's path segment as a record kind: `media-blocks` → `media_block`, `people` → `person`. */
-export function kindOf(segment: string): string {
-  const snake = segment.replace(/-/g, '_');
-  if (snake === 'people') return 'person';
-  if (snake === 'media') return 'media';
-  if (snake.endsWith('ies')) return `${snake.slice(0, -3)}y`;
-  if (/(uses|sses|xes|ches|shes)$/.test(snake)) return snake.slice(0, -2);
-  return snake.endsWith('s') ? snake.slice(0, -1) : snake;
-}
-
-/** Last segments that name a way of reading a collection, not a collection. */
-const READS = new Set(['search', 'random', 'results', 'dates', 'contents.xml']);
-
-/** Collections the Reader and Public name otherwise than the Backoffice does. */
-const ALIASES: Record<string, string> = { feeds: 'rss_feed', rss: 'rss_feed', menus: 'menu' };
-
 /**
- * The kind of the records a Reader or Public route serves, from its path under the tree's prefix:
- * the last collection segment (`/issues/:id/sections/:section_id/contents` → `content`), a
- * media's own path (`/medias/:media_id`) → `media`, the publisher's top-level `/blocks` →
- * `media_block` (the Backoffice's media blocks).
+ * The kind of the records a Reader answer's `assocs` hold, by the assoc's name: every assoc a
+ * Reader or Public answer declares is named here (the route-behaviour test holds them to it).
  */
-export function surrogateKindOf(path: string): string | undefined {
-  // Under the trees' prefixes: /api/media/v1 (Reader), /api/public/<group>/v<n> (Public).
-  const segments = path
-    .replace(/^\/api\/media\/v1(?=\/|$)/, '')
-    .replace(/^\/api\/public\/[^/]+\/v\d+(?=\/|$)/, '')
-    .split('/')
-    .filter(Boolean);
-  const statics: string[] = [];
-  for (let i = 0; i < segments.length; i++) {
-    const s = segments[i]!;
-    if (s.startsWith(':')) continue;
-    // A media named in the path (Public) is where the records are, not what they are.
-    if (s === 'medias' && segments[i + 1] === ':media_id') continue;
-    statics.push(s);
-  }
-  while (statics.length > 0 && READS.has(statics.at(-1)!)) statics.pop();
-  if (statics.length === 0) return path.includes(':media_id') ? 'media' : undefined;
-  if (statics.length === 1 && statics[0] === 'blocks') return 'media_block';
-  const last = statics.at(-1)!;
-  return ALIASES[last] ?? kindOf(last);
-}
+export const ASSOC_KINDS: Readonly<Record<string, string>> = {
+  categories: 'category',
+  contents: 'content',
+  events: 'event',
+  profile_types: 'profile_type',
+  templates: 'template',
+};
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Reader and Public routes: the kind of the records they serve, for their Surrogate-Key. */
+    /** Reader and Public routes: the kind of the records they serve (their declared `serves`), for their Surrogate-Key. */
     surrogateKind?: string;
   }
 }
@@ -108,7 +76,8 @@ export function surrogateKeys(kind: string, body: unknown): string {
   if (assocs && typeof assocs === 'object') {
     for (const name in assocs) {
       const items = assocs[name];
-      if (Array.isArray(items)) keys.items(kindOf(name), items);
+      const kind = ASSOC_KINDS[name];
+      if (kind && Array.isArray(items)) keys.items(kind, items);
     }
   }
   return keys.value;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemContext } from '../../../src/shared/http/route.js';
+import { systemContext } from '../../../src/shared/context.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
@@ -300,12 +300,12 @@ describe('reader invitations', () => {
   });
 
   it('lists expired invitations as expired, and answers 404 for another media', async () => {
-    const expired = await ctx.app.services.readerhub.invitations.create(systemContext(media.mediaId), {
+    const expired = await ctx.app.services.readerhub.invitations.create(systemContext(ctx.app.db, media.mediaId), {
       email: 'late@example.test',
       expires_at: new Date(Date.now() - HOUR),
     });
     expect((await admin.get(`/core/v2/reader-invitations/${expired.id}`)).json().data.status).toBe('expired');
-    const foreign = await ctx.app.services.readerhub.invitations.create(systemContext(other.mediaId), {
+    const foreign = await ctx.app.services.readerhub.invitations.create(systemContext(ctx.app.db, other.mediaId), {
       email: 'x@example.test',
       expires_at: new Date(Date.now() + HOUR),
     });
@@ -321,12 +321,12 @@ describe('reader invitations', () => {
       data: { id: created.id, email: 'reader@example.test', product_key: null, expires_at: created.expires_at },
     });
 
-    const expired = await ctx.app.services.readerhub.invitations.create(systemContext(media.mediaId), {
+    const expired = await ctx.app.services.readerhub.invitations.create(systemContext(ctx.app.db, media.mediaId), {
       email: 'late@example.test',
       expires_at: new Date(Date.now() - 1000),
     });
     expectError(await app.get(`/api/media/v1/invitations/${expired.id}`), 404, 'invitation_expired');
-    const foreign = await ctx.app.services.readerhub.invitations.create(systemContext(other.mediaId), {
+    const foreign = await ctx.app.services.readerhub.invitations.create(systemContext(ctx.app.db, other.mediaId), {
       email: 'x@example.test',
       expires_at: new Date(Date.now() + HOUR),
     });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { referenceSchema } from '../../../src/modules/core/references/references.schemas.js';
-import { systemContext } from '../../../src/shared/http/route.js';
+import { systemContext } from '../../../src/shared/context.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { ISO_MS, UUID } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
@@ -27,7 +27,7 @@ const past = () => new Date(Date.now() - 60_000).toISOString();
 
 /** The API refuses a past expiry, so references that have expired since are made by the service. */
 async function createExpiredReference(body: { id?: string; provider?: string } = {}) {
-  const row = await ctx.app.services.core.references.create(systemContext(seeded.mediaId), {
+  const row = await ctx.app.services.core.references.create(systemContext(ctx.app.db, seeded.mediaId), {
     provider: body.provider ?? 'wordpress',
     id: body.id,
     urn: urnOf(),

@@ -4,6 +4,7 @@ import { adOpsTags } from '../ad-ops.tags.js';
 import { toAdCategory } from './ad-categories.mappers.js';
 import { adCategoryBody, adCategorySchema } from './ad-categories.schemas.js';
 import type { AdCategoriesService } from './ad-categories.service.js';
+import { adCategoryAggregate } from './ad-categories.repository.js';
 
 export const adCategoriesBackofficeRoutes: FastifyPluginAsyncZod<{ adCategories: AdCategoriesService }> = async (
   app,
@@ -11,6 +12,8 @@ export const adCategoriesBackofficeRoutes: FastifyPluginAsyncZod<{ adCategories:
 ) => {
   const resource = backofficeResource(app, {
     path: '/ad-categories',
+    kind: 'ad_category',
+    lock: adCategoryAggregate,
     names: { one: 'AdCategory', many: 'AdCategories' },
     tag: adOpsTags.adCategories,
     item: adCategorySchema,

@@ -4,6 +4,7 @@ import { adOpsTags } from '../ad-ops.tags.js';
 import { toAd } from './ads.mappers.js';
 import { adBody, adSchema } from './ads.schemas.js';
 import type { AdsService } from './ads.service.js';
+import { adAggregate } from './ads.repository.js';
 
 const WINDOW_RULE =
   '`starts_at` and `ends_at` without an offset are wall-clock times in `timezone` (a time skipped by a DST change moves ' +
@@ -13,6 +14,8 @@ const WINDOW_RULE =
 export const adsBackofficeRoutes: FastifyPluginAsyncZod<{ ads: AdsService }> = async (app, { ads }) => {
   const resource = backofficeResource(app, {
     path: '/ads',
+    kind: 'ad',
+    lock: adAggregate,
     names: { one: 'Ad', many: 'Ads' },
     tag: adOpsTags.ads,
     item: adSchema,

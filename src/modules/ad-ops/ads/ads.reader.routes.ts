@@ -57,6 +57,7 @@ export const adsReaderRoutes: FastifyPluginAsyncZod<{ ads: AdsService; urlOf: Im
     method: 'GET',
     url: '/ads/random',
     operationId: 'readerRandomAds',
+    serves: 'ad',
     summary: 'Random ads',
     description:
       'Up to `count` different running ads, drawn at random with weight `priority` without repeats, in draw order, each with ' +

@@ -4,10 +4,13 @@ import { adOpsTags } from '../ad-ops.tags.js';
 import { toAdvertiser } from './advertisers.mappers.js';
 import { advertiserBody, advertiserSchema } from './advertisers.schemas.js';
 import type { AdvertisersService } from './advertisers.service.js';
+import { advertiserAggregate } from './advertisers.repository.js';
 
 export const advertisersBackofficeRoutes: FastifyPluginAsyncZod<{ advertisers: AdvertisersService }> = async (app, { advertisers }) => {
   const resource = backofficeResource(app, {
     path: '/advertisers',
+    kind: 'advertiser',
+    lock: advertiserAggregate,
     names: { one: 'Advertiser', many: 'Advertisers' },
     tag: adOpsTags.advertisers,
     item: advertiserSchema,

@@ -9,6 +9,7 @@ import { adOpsTags } from '../ad-ops.tags.js';
 import type { creativeMapper } from './creatives.mappers.js';
 import { creativeBody, creativeSchema } from './creatives.schemas.js';
 import type { CreativesService } from './creatives.service.js';
+import { creativeAggregate } from './creatives.repository.js';
 
 const imageForm = z.strictObject({ file: fileField.describe('The image: JPEG, PNG, WebP, AVIF or GIF') });
 const imageFields = imageForm.omit({ file: true });
@@ -20,6 +21,8 @@ export const creativesBackofficeRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { creatives, toCreative, uploadLimit }) => {
   const resource = backofficeResource(app, {
     path: '/creatives',
+    kind: 'creative',
+    lock: creativeAggregate,
     names: { one: 'Creative', many: 'Creatives' },
     tag: adOpsTags.creatives,
     item: creativeSchema,
@@ -63,6 +66,8 @@ export const creativesBackofficeRoutes: FastifyPluginAsyncZod<{
       method: 'PUT',
       url: '/creatives/:id/image',
       operationId: 'uploadCreativeImage',
+      record: { kind: 'creative' },
+      version: { read: 'getCreative', lock: creativeAggregate },
       summary: 'Upload a creative image',
       description:
         "`multipart/form-data` with the image in the field `file`, through core's asset upload: at most UPLOAD_LIMIT bytes " +

@@ -4,10 +4,13 @@ import { adOpsTags } from '../ad-ops.tags.js';
 import { toPlacement } from './placements.mappers.js';
 import { placementBody, placementSchema } from './placements.schemas.js';
 import type { PlacementsService } from './placements.service.js';
+import { placementAggregate } from './placements.repository.js';
 
 export const placementsBackofficeRoutes: FastifyPluginAsyncZod<{ placements: PlacementsService }> = async (app, { placements }) => {
   const resource = backofficeResource(app, {
     path: '/placements',
+    kind: 'placement',
+    lock: placementAggregate,
     names: { one: 'Placement', many: 'Placements' },
     tag: adOpsTags.placements,
     item: placementSchema,
@@ -33,5 +36,5 @@ export const placementsBackofficeRoutes: FastifyPluginAsyncZod<{ placements: Pla
     },
     placements.place,
   );
-  resource.remove({ summary: 'Remove a placement', description: 'The ad no longer runs there.' }, placements.remove);
+  resource.remove({ summary: 'Remove a placement', description: 'The ad no longer runs there.', version: null }, placements.remove);
 };

@@ -5,6 +5,7 @@ import { columnsOf, defineKind } from '../profiles/profiles.kind.js';
 /** An event: its name, capacity, whether readers may register, and the time zone its schedules are in. */
 export const eventsKind = defineKind({
   kind: 'events',
+  record: 'event',
   names: { one: 'Event', many: 'Events' },
   input: {
     name: z.string().trim().min(1).max(300),

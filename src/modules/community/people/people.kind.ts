@@ -6,6 +6,7 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 /** A person (spec 2.13): names and pronoun. */
 export const peopleKind = defineKind({
   kind: 'people',
+  record: 'person',
   names: { one: 'Person', many: 'People' },
   input: {
     first_name: text(200),

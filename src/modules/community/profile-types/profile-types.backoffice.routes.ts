@@ -4,6 +4,7 @@ import { communityTags } from '../community.tags.js';
 import { toProfileType } from './profile-types.mappers.js';
 import { profileTypeCreateBody, profileTypeSchema, profileTypeUpdateBody } from './profile-types.schemas.js';
 import type { ProfileTypesService } from './profile-types.service.js';
+import { profileTypeAggregate } from './profile-types.repository.js';
 
 export const profileTypesBackofficeRoutes: FastifyPluginAsyncZod<{ profileTypes: ProfileTypesService }> = async (
   app,
@@ -11,6 +12,8 @@ export const profileTypesBackofficeRoutes: FastifyPluginAsyncZod<{ profileTypes:
 ) => {
   const resource = backofficeResource(app, {
     path: '/profile-types',
+    kind: 'profile_type',
+    lock: profileTypeAggregate,
     names: { one: 'ProfileType', many: 'ProfileTypes' },
     tag: communityTags.profileTypes,
     item: profileTypeSchema,

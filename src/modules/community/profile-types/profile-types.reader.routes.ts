@@ -15,6 +15,7 @@ export const profileTypesReaderRoutes: FastifyPluginAsyncZod<{ profileTypes: Pro
     method: 'GET',
     url: '/profile-types',
     operationId: 'readerListProfileTypes',
+    serves: 'profile_type',
     summary: 'List profile types',
     tag: communityTags.readerProfileTypes,
     access: { scope: 'media:read' },

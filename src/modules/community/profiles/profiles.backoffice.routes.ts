@@ -46,7 +46,8 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
     const record = `${path}/:id`;
     const write = 'community:write' as const;
     const read = 'community:read' as const;
-    const resource = backofficeResource(app, { path, names: def.names, tag, item: recordSchemaOf(def), map: mappers.toBackoffice(def), read, write });
+    const kindName = def.record;
+    const resource = backofficeResource(app, { path, names: def.names, tag, item: recordSchemaOf(def), map: mappers.toBackoffice(def), read, write, kind: kindName, lock: profiles.rows });
 
     resource.list({ summary: `List ${kind}`, description: `Live ${kind} of the media, newest first.` }, (ctx, query) => profiles.list(ctx, kind, query));
     resource.create(
@@ -84,6 +85,8 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       tag,
       read,
       write,
+      record: { kind: kindName },
+      lock: profiles.rows,
       get: { operationId: `get${One}Metadata`, summary: `${One} metadata: all` },
       replace: {
         operationId: `replace${One}Metadata`,
@@ -105,6 +108,7 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       description: 'Moves the record to another profile type of the media and of its kind (400 otherwise). Fields the new type does not allow stay stored but are no longer served.',
       tag,
       access: { permission: write },
+      record: { kind: kindName },
       params: idParams,
       body: profileTypeSwitchBody,
       response: { 200: dataOf(recordSchemaOf(def)) },
@@ -117,6 +121,7 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       summary: `Change ${One}'s Workspace`,
       tag,
       permission: write,
+      kind: kindName,
       transfer: (ctx, id, target) => profiles.transfer(ctx, kind, id, target),
     });
 
@@ -126,6 +131,8 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       tag,
       read,
       write,
+      record: { kind: kindName },
+      lock: profiles.rows,
       get: { operationId: `list${One}Blocks`, summary: `${One} blocks: all` },
       replace: {
         operationId: `replace${One}Blocks`,
@@ -146,6 +153,8 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       description: 'Changes the key and/or the titles (the complete set of languages) of one block.',
       tag,
       access: { permission: write },
+      record: { kind: 'block', param: 'block_id' },
+      version: { read: `list${One}Blocks`, lock: profiles.rows },
       params: blockParams,
       body: profileBlockUpdateBody,
       response: { 200: dataOf(profileBlockSchema) },
@@ -157,6 +166,8 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       tag,
       read,
       write,
+      record: { kind: 'block', param: 'block_id' },
+      lock: profiles.rows,
       get: { operationId: `list${One}BlockEntries`, summary: `${One} block entries: all`, description: 'The entries of a block (spec 2.14), in order.' },
       replace: {
         operationId: `replace${One}BlockEntries`,
@@ -178,6 +189,8 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       tag,
       read,
       write,
+      record: { kind: 'event' },
+      lock: profiles.rows,
       get: { operationId: 'listEventSchedules', summary: 'Event schedules: all' },
       replace: {
         operationId: 'replaceEventSchedules',

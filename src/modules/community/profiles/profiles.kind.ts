@@ -25,6 +25,8 @@ export interface KindRow {
  */
 export interface KindDef<I extends z.ZodRawShape = z.ZodRawShape, W extends z.ZodRawShape = z.ZodRawShape> {
   kind: ProfileKind;
+  /** The record's kind on the wire (webhook events, audit entries, Surrogate-Key): `person`. */
+  record: string;
   /** OpenAPI and operationId names: `Person` / `People`. */
   names: { one: string; many: string };
   input: I;

@@ -197,6 +197,8 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
   const readerOf = (ctx: RequestContext) => (ctx.principal as ReaderPrincipal).subject;
 
   return {
+    /** The profile's row, locked by a conditional write while If-Match is compared. */
+    rows: { lock: (tx: Executor, id: string, mediaId: string) => repo.tree.lock(tx, id, mediaId) },
     list: (ctx: RequestContext, kind: ProfileKind, query: PagingQuery) => repo.list(db, ctx.mediaId, kind, query),
 
     get: (ctx: RequestContext, kind: ProfileKind, id: string) => load(db, ctx.mediaId, kind, id),

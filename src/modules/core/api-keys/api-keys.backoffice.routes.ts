@@ -11,6 +11,7 @@ import type { ApiKeysService } from './api-keys.service.js';
 export const apiKeysBackofficeRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
   const keys = backofficeResource(app, {
     path: '/api-keys',
+    kind: 'api_key',
     names: { one: 'ApiKey', many: 'ApiKeys' },
     tag: coreTags.apiKeys,
     item: apiKeySchema,
@@ -28,6 +29,7 @@ export const apiKeysBackofficeRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysSe
     method: 'POST',
     url: '/api-keys',
     operationId: 'createApiKey',
+    record: { kind: 'api_key' },
     summary: 'Create an API key',
     description: 'The answer carries the secret in data.key, once. Only its hash is stored.',
     tag: coreTags.apiKeys,

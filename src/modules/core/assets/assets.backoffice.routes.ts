@@ -17,6 +17,7 @@ import {
   fileKeyParams,
 } from './assets.schemas.js';
 import type { AssetsService } from './assets.service.js';
+import { imageAggregate } from './assets.repository.js';
 
 export const assetsBackofficeRoutes: FastifyPluginAsyncZod<{ assets: AssetsService }> = async (app, { assets }) => {
   // Multipart only where a file is taken: every other route keeps refusing a form with 415.
@@ -26,6 +27,7 @@ export const assetsBackofficeRoutes: FastifyPluginAsyncZod<{ assets: AssetsServi
       method: 'POST',
       url: '/assets',
       operationId: 'uploadAsset',
+      record: { kind: 'asset' },
       summary: 'Upload an asset image',
       description:
         '`multipart/form-data` with the image in the field `file` (at most UPLOAD_LIMIT bytes, 413 beyond). The type comes ' +
@@ -58,6 +60,8 @@ export const assetsBackofficeRoutes: FastifyPluginAsyncZod<{ assets: AssetsServi
 
   const images = backofficeResource(app, {
     path: '/assets/images',
+    kind: 'image',
+    lock: imageAggregate,
     names: { one: 'AssetImage', many: 'AssetImages' },
     tag: coreTags.assetImages,
     item: assetImageSchema,

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../../db/client.js';
 import { inRequestTransaction } from '../../../db/request-transaction.js';
-import { kindOf } from '../../../shared/http/surrogate.js';
-import { recordEventOf } from '../webhooks/webhooks.events.js';
+import type { RequestContext } from '../../../shared/context.js';
+import { writeEffect } from '../../../shared/http/effects.js';
 import type { AuditService } from './audit.service.js';
 import { routeOf } from '../../../shared/http/route-options.js';
 
@@ -19,36 +19,34 @@ export function fieldsOf(body: unknown): string[] {
 }
 
 /**
- * The Backoffice's writes (route config `around`): the handler's work in one transaction that
- * every service call joins, and, when it succeeds, its audit entry inserted last in the same
- * transaction; a handler that throws rolls both back. The kind, id and action of the record are
- * derived from the route as its webhook event is.
+ * The Backoffice's writes (route config `around`): the handler's work in one transaction, which
+ * it gets in its context, and, when it succeeds, its audit entry inserted last in the same
+ * transaction; a handler that throws rolls both back. The record, its id and the action are the
+ * route's declared `record` (shared/http/effects.ts), as its webhook event's are.
  */
 export function auditedWrites(db: Db, audit: AuditService) {
-  return (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> =>
-    inRequestTransaction(db, async () => {
-      const result = await work();
+  return (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext, work: (ctx: RequestContext) => Promise<unknown>): Promise<unknown> =>
+    inRequestTransaction(db, async (scope) => {
+      const result = await work({ ...ctx, db: scope.tx, tx: scope });
       const status = reply.statusCode;
       if (!req.principal || status < 200 || status >= 300) return result;
-      const url = routeOf(req).url ?? '';
-      const operationId = routeOf(req).config.operationId ?? `${req.method} ${url}`;
+      const { config } = routeOf(req);
+      const declared = config.record;
+      if (!declared) throw new Error(`${config.operationId}: a Backoffice write declares no record`);
       const answerId = (result as { data?: { id?: unknown } } | undefined)?.data?.id;
-      const event = recordEventOf({
+      const effect = writeEffect(declared, {
         method: req.method,
-        url,
-        operationId,
         statusCode: status,
         params: (req.params ?? {}) as Record<string, string>,
         answerId: typeof answerId === 'string' ? answerId : undefined,
       });
-      const statics = url.split('/').filter((s) => s && !s.startsWith(':')).slice(2);
-      await audit.record(db, {
+      await audit.record(scope.tx, {
         mediaId: req.principal.mediaId,
         keyId: req.principal.keyId,
-        operationId,
-        action: event?.action ?? (req.method === 'DELETE' ? 'deleted' : 'updated'),
-        recordKind: event?.kind ?? kindOf(statics.at(-1) ?? ''),
-        recordId: event?.id ?? null,
+        operationId: config.operationId ?? `${req.method} ${routeOf(req).url}`,
+        action: effect.action,
+        recordKind: effect.kind,
+        recordId: effect.id ?? null,
         fields: fieldsOf(req.body),
       });
       return result;

@@ -4,10 +4,13 @@ import { coreTags } from '../core.tags.js';
 import { toBackofficeCategory } from './categories.mappers.js';
 import { categoryCreateBody, categorySchema, categoryUpdateBody } from './categories.schemas.js';
 import type { CategoriesService } from './categories.service.js';
+import { categoryAggregate } from './categories.repository.js';
 
 export const categoriesBackofficeRoutes: FastifyPluginAsyncZod<{ categories: CategoriesService }> = async (app, { categories }) => {
   const resource = backofficeResource(app, {
     path: '/categories',
+    kind: 'category',
+    lock: categoryAggregate,
     names: { one: 'Category', many: 'Categories' },
     tag: coreTags.categories,
     item: categorySchema,

@@ -13,6 +13,7 @@ export const referencesReaderRoutes: FastifyPluginAsyncZod<{ references: Referen
     method: 'GET',
     url: '/references/:ref',
     operationId: 'readerGetReference',
+    serves: 'reference',
     summary: 'Reference by ref',
     description: 'ref is `<provider>:<uuid>`; an expired reference is not found.',
     tag: coreTags.readerReferences,

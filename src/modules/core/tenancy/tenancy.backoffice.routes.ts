@@ -32,6 +32,8 @@ export const tenancyBackofficeRoutes: FastifyPluginAsyncZod<{ tenancy: TenancySe
     method: 'PATCH',
     url: '/media',
     operationId: 'updateMedia',
+    record: { kind: 'media' },
+    version: { read: 'getMedia' },
     summary: "Update the key's own media",
     tag: coreTags.media,
     access: { permission: 'admin:write' },
@@ -42,6 +44,7 @@ export const tenancyBackofficeRoutes: FastifyPluginAsyncZod<{ tenancy: TenancySe
 
   const workspaces = backofficeResource(app, {
     path: '/workspaces',
+    kind: 'workspace',
     names: { one: 'Workspace', many: 'Workspaces' },
     tag: coreTags.workspaces,
     item: workspaceSchema,
@@ -56,6 +59,7 @@ export const tenancyBackofficeRoutes: FastifyPluginAsyncZod<{ tenancy: TenancySe
 
   const statuses = backofficeResource(app, {
     path: '/statuses',
+    kind: 'status',
     names: { one: 'Status', many: 'Statuses' },
     tag: coreTags.statuses,
     item: statusSchema,

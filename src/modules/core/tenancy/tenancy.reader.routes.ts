@@ -13,6 +13,7 @@ export const tenancyReaderRoutes: FastifyPluginAsyncZod<{ tenancy: TenancyServic
     method: 'GET',
     url: '/media',
     operationId: 'readerGetMedia',
+    serves: 'media',
     summary: 'Media overview',
     description: 'The media named by x-service-media-id: name and languages.',
     tag: coreTags.readerMedia,

@@ -7,6 +7,7 @@ import { dataOf } from '../../../shared/schemas.js';
 import { coreTags } from '../core.tags.js';
 import { type WebhookDeliveryWire, type WebhookWire, createdWebhookSchema, deliveryParams, webhookDeliverySchema, webhookSchema, webhookSchemas } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
+import { webhookAggregate } from './webhooks.repository.js';
 
 const deliveryPlan = wirePlan(webhookDeliverySchema);
 const webhookPlan = wirePlan(webhookSchema);
@@ -15,6 +16,9 @@ const toDelivery = (row: object) => wireOf(row, deliveryPlan) as WebhookDelivery
 export const webhooksBackofficeRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }> = async (app, { webhooks }) => {
   const resource = backofficeResource(app, {
     path: '/webhooks',
+    kind: 'webhook',
+    lock: webhookAggregate,
+    webhooks: false,
     names: { one: 'Webhook', many: 'Webhooks' },
     tag: coreTags.webhooks,
     item: webhookSchema,
@@ -28,6 +32,7 @@ export const webhooksBackofficeRoutes: FastifyPluginAsyncZod<{ webhooks: Webhook
     method: 'POST',
     url: '/webhooks',
     operationId: 'createWebhook',
+    record: { kind: 'webhook', webhooks: false },
     summary: 'Create a webhook',
     description:
       'Answers 201 with the webhook and its signing secret (`data.secret`, Standard Webhooks `whsec_…`), shown this once. ' +
@@ -54,6 +59,8 @@ export const webhooksBackofficeRoutes: FastifyPluginAsyncZod<{ webhooks: Webhook
 
   backofficeResource(app, {
     path: '/webhooks/:id/deliveries',
+    kind: 'delivery',
+    webhooks: false,
     names: { one: 'WebhookDelivery', many: 'WebhookDeliveries' },
     tag: coreTags.webhooks,
     item: webhookDeliverySchema,
@@ -74,6 +81,7 @@ export const webhooksBackofficeRoutes: FastifyPluginAsyncZod<{ webhooks: Webhook
     method: 'POST',
     url: '/webhooks/:id/deliveries/:delivery_id/redeliver',
     operationId: 'redeliverWebhookDelivery',
+    record: { kind: 'delivery', param: 'delivery_id', webhooks: false },
     summary: 'Redeliver a delivery',
     description: 'Sends the same event (same `webhook-id` and body, a fresh signature) again now; a failure is retried for another day. Answers 202 with the delivery.',
     tag: coreTags.webhooks,

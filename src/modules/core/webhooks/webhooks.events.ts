@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { kindOf } from '../../../shared/http/surrogate.js';
+import type { RequestContext } from '../../../shared/context.js';
+import { writeEffect } from '../../../shared/http/effects.js';
 import { isUuid } from '../../../shared/ids.js';
 import { routeOf } from '../../../shared/http/route-options.js';
 
@@ -21,52 +22,11 @@ export function subscribes(subscription: readonly string[], type: string): boole
   });
 }
 
-export { kindOf };
-
-const ACTIONS = { create: 'created', update: 'updated', delete: 'deleted', restore: 'restored' } as const;
-
-/**
- * The record event of a successful Backoffice write, from its route alone: the action from the
- * method, status and operationId (a 201 `created`, `…/restore`, DELETE, `deleteX` or `restoreX`
- * actions, any other write an update of the record its path names), the kind from the path's
- * collection (`/publisher/v2/media-blocks/:id` → `media_block`), the id from the answer's
- * `data.id` (a create) or the path's last parameter.
- */
-export function recordEventOf(write: {
-  method: string;
-  url: string;
-  operationId: string | undefined;
-  statusCode: number;
-  params: Record<string, string>;
-  answerId: string | undefined;
-}): { kind: string; action: string; id: string } | undefined {
-  const segments = write.url.split('/').filter(Boolean).slice(2);
-  const last = segments.at(-1) ?? '';
-  const paramNames = segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1));
-  const pathId = paramNames.length > 0 ? write.params[paramNames.at(-1)!] : undefined;
-  const verb = /^(create|update|delete|restore)[A-Z]/.exec(write.operationId ?? '')?.[1] as keyof typeof ACTIONS | undefined;
-  let action: string;
-  if (write.method === 'DELETE') action = 'deleted';
-  else if (write.method === 'POST' && last === 'restore') action = 'restored';
-  else if (write.method === 'POST' && write.statusCode === 201) action = 'created';
-  else action = verb ? ACTIONS[verb] : 'updated';
-  const statics = segments.filter((s) => !s.startsWith(':'));
-  const lastParam = paramNames.at(-1);
-  // The collection of the record the path names: the static segment before its id's parameter.
-  const owner = lastParam ? segments[segments.indexOf(`:${lastParam}`) - 1] : undefined;
-  // A 201 without one record in its answer (a set added under a record) updates that record.
-  if (action === 'created' && !write.answerId) action = 'updated';
-  const id = action === 'created' ? write.answerId : pathId;
-  if (!id) return undefined;
-  const kind = kindOf((action === 'created' ? statics.at(-1) : owner) ?? statics.at(-1) ?? '');
-  return { kind, action, id };
-}
-
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** What a write's target holds now (shared/http/conditional.ts `currentVersions`). */
+/** What a write's target holds now: the answer of its version source (shared/http/conditional.ts `declaredVersions`). */
 interface Current {
-  body: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  body: (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext) => Promise<unknown>;
 }
 
 /** The status a write sets: the body's `status_id`, when it is a uuid. */
@@ -91,16 +51,16 @@ export function webhookEventHooks(emit: (mediaId: string, events: WebhookEvent[]
     reply.statusCode >= 200 &&
     reply.statusCode < 300 &&
     req.principal !== null &&
-    !routeOf(req).url?.startsWith('/core/v2/webhooks') &&
+    routeOf(req).config.record?.webhooks !== false &&
     reply.getHeader('idempotent-replayed') === undefined;
   return {
-    around: async (req: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> => {
+    around: async (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext, work: (ctx: RequestContext) => Promise<unknown>): Promise<unknown> => {
       if ((req.method === 'PATCH' || req.method === 'PUT') && statusSet(req)) {
-        const before = (await current.body(req, reply)) as { data?: { status_id?: unknown } } | null;
+        const before = (await current.body(req, reply, ctx)) as { data?: { status_id?: unknown } } | null;
         const status = before?.data?.status_id;
         statusBefore.set(req, typeof status === 'string' ? status : null);
       }
-      return work();
+      return work(ctx);
     },
     onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       if (req.method === 'POST' && typeof payload === 'string' && isWrite(req, reply) && payload.startsWith('{"data":{')) {
@@ -110,16 +70,15 @@ export function webhookEventHooks(emit: (mediaId: string, events: WebhookEvent[]
       return payload;
     },
     onResponse: async (req: FastifyRequest, reply: FastifyReply) => {
-      if (!isWrite(req, reply) || !req.principal) return;
-      const event = recordEventOf({
+      const declared = routeOf(req).config.record;
+      if (!isWrite(req, reply) || !req.principal || !declared) return;
+      const event = writeEffect(declared, {
         method: req.method,
-        url: routeOf(req).url ?? '',
-        operationId: routeOf(req).config.operationId,
         statusCode: reply.statusCode,
         params: (req.params ?? {}) as Record<string, string>,
         answerId: answerIds.get(req),
       });
-      if (!event) return;
+      if (event.id === undefined) return;
       const data = { id: event.id, record: event.kind, operation_id: routeOf(req).config.operationId ?? null };
       // A write that sets a status (a content created in one or moved into one) publishes the
       // record when that status is a published one (the service checks which it is), unless the

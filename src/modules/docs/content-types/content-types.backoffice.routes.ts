@@ -4,10 +4,13 @@ import { docsTags } from '../docs.tags.js';
 import { toContentType } from './content-types.mappers.js';
 import { contentTypeCreateBody, contentTypeSchema, contentTypeUpdateBody } from './content-types.schemas.js';
 import type { ContentTypesService } from './content-types.service.js';
+import { contentTypeAggregate } from './content-types.repository.js';
 
 export const contentTypesBackofficeRoutes: FastifyPluginAsyncZod<{ contentTypes: ContentTypesService }> = async (app, { contentTypes }) => {
   const resource = backofficeResource(app, {
     path: '/content-types',
+    kind: 'content_type',
+    lock: contentTypeAggregate,
     names: { one: 'ContentType', many: 'ContentTypes' },
     tag: docsTags.contentTypes,
     item: contentTypeSchema,

@@ -22,6 +22,7 @@ import {
   templateSwitchBody,
 } from './contents.schemas.js';
 import type { ContentsService } from './contents.service.js';
+import { contentAggregate } from './contents.repository.js';
 
 export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: ContentsService; mappers: ContentMappers }> = async (
   app,
@@ -30,6 +31,8 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
   const { toBackofficeContent, toContentBlock } = mappers;
   const resource = backofficeResource(app, {
     path: '/contents',
+    kind: 'content',
+    lock: contentAggregate,
     names: { one: 'Content', many: 'Contents' },
     tag: docsTags.contents,
     item: contentSchema,
@@ -93,6 +96,7 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
       'Moves the content to another template of the media. Blocks and metadata keys the new template does not allow are refused with 409 `template_incompatible` listing them in `details`, or removed when `drop_incompatible` is true.',
     tag: docsTags.contents,
     access: { permission: 'docs:write' },
+    record: { kind: 'content' },
     params: idParams,
     body: templateSwitchBody,
     response: { 200: dataOf(contentSchema) },
@@ -106,6 +110,7 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
     summary: "Change Content's Workspace",
     tag: docsTags.contents,
     permission: 'docs:write',
+    kind: 'content',
     transfer: contents.transfer,
   });
 
@@ -115,6 +120,8 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
     tag: docsTags.contentMetadata,
     read: 'docs:read',
     write: 'docs:write',
+    record: { kind: 'content' },
+    lock: contentAggregate,
     get: { operationId: 'getContentMetadata', summary: 'Content metadata: all' },
     replace: {
       operationId: 'replaceContentMetadata',
@@ -151,6 +158,7 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
       "Adds a block to the entry of `locale` (404 `locale_not_found` when the content has none), at `position` (the blocks from there move down) or at the end. Its kind must be one of the template's `block_kinds` (400); images and related contents must be records of the media (404).",
     tag: docsTags.contentBlocks,
     access: { permission: 'docs:write' },
+    record: { kind: 'block' },
     params: idParams,
     body: blockCreateBody,
     response: { 201: dataOf(contentBlockSchema) },
@@ -167,6 +175,8 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
       "Moves the block to `position` (the others close ranks), and/or rewrites it: send its `kind` with all of that kind's fields. A question keeps the ids (and votes) of the choices sent back with their `id`.",
     tag: docsTags.contentBlocks,
     access: { permission: 'docs:write' },
+    record: { kind: 'block', param: 'block_id' },
+    version: { read: 'listContentBlocks', lock: contentAggregate },
     params: blockParams,
     body: blockUpdateBody,
     response: { 200: dataOf(contentBlockSchema) },
@@ -181,6 +191,8 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
     description: 'Soft-deletes the block on its own (restoring the content does not bring it back); the blocks after it move up.',
     tag: docsTags.contentBlocks,
     access: { permission: 'docs:write' },
+    record: { kind: 'block', param: 'block_id' },
+    version: { read: 'listContentBlocks', lock: contentAggregate },
     params: blockParams,
     response: { 204: noContent },
     handler: async (ctx, { params }, reply) => {

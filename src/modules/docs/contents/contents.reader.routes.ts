@@ -61,6 +61,7 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     method: 'GET',
     url: '/contents',
     operationId: 'readerListContents',
+    serves: 'content',
     summary: 'Contents paginated',
     description:
       'Published contents (a published status, published_at reached, not archived), newest publication first, in the asked language; `category_ids[]` and `template_ids[]` keep those with one of the given ones. `assocs` holds the categories and templates the page names.',
@@ -76,6 +77,7 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     method: 'GET',
     url: '/contents/search',
     operationId: 'readerSearchContents',
+    serves: 'content',
     summary: 'Contents search',
     description:
       "Published contents matching `q` in any of the media's languages (words stemmed per language, a typo in a title word tolerated), most relevant first: title matches above body matches. Pages by cursor over the relevance.",
@@ -91,6 +93,7 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     method: 'GET',
     url: '/contents/:id',
     operationId: 'readerGetContent',
+    serves: 'content',
     summary: 'Content by id',
     description: "A published content in the asked language, with that language's blocks.",
     tag,
@@ -106,6 +109,8 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     method: 'GET',
     url: '/contents/:id/questions/:block_id/results',
     operationId: 'readerQuestionResults',
+    serves: 'question',
+    primary: true,
     summary: 'Question results',
     description: 'Votes per choice of a question block of a published content, and their total.',
     tag,

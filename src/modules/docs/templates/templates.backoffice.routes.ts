@@ -4,10 +4,13 @@ import { docsTags } from '../docs.tags.js';
 import { toTemplate } from './templates.mappers.js';
 import { templateCreateBody, templateSchema, templateUpdateBody } from './templates.schemas.js';
 import type { TemplatesService } from './templates.service.js';
+import { templateAggregate } from './templates.repository.js';
 
 export const templatesBackofficeRoutes: FastifyPluginAsyncZod<{ templates: TemplatesService }> = async (app, { templates }) => {
   const resource = backofficeResource(app, {
     path: '/templates',
+    kind: 'template',
+    lock: templateAggregate,
     names: { one: 'Template', many: 'Templates' },
     tag: docsTags.templates,
     item: templateSchema,

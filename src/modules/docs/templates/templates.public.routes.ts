@@ -13,6 +13,7 @@ export const templatesPublicRoutes: FastifyPluginAsyncZod<{ templates: Pick<Temp
     method: 'GET',
     url: '/docs/v2/templates/:id',
     operationId: 'publicGetTemplate',
+    serves: 'template',
     summary: 'Template by id',
     description:
       "Deprecated. No Reader successor: the Reader serves templates only in the `assocs.templates` of its contents lists; this is a live template in that shape.",

@@ -5,6 +5,7 @@ import { magazinesTags } from '../magazines.tags.js';
 import type { IssueTypeRecord } from './issue-types.repository.js';
 import { issueTypeCreateBody, issueTypeSchema, issueTypeUpdateBody } from './issue-types.schemas.js';
 import type { IssueTypesService } from './issue-types.service.js';
+import { issueTypeAggregate } from './issue-types.repository.js';
 
 const toIssueType = (row: IssueTypeRecord) => ({
   id: row.id,
@@ -17,6 +18,8 @@ const toIssueType = (row: IssueTypeRecord) => ({
 export const issueTypesBackofficeRoutes: FastifyPluginAsyncZod<{ issueTypes: IssueTypesService }> = async (app, { issueTypes }) => {
   const resource = backofficeResource(app, {
     path: '/issue-types',
+    kind: 'issue_type',
+    lock: issueTypeAggregate,
     names: { one: 'IssueType', many: 'IssueTypes' },
     tag: magazinesTags.issueTypes,
     item: issueTypeSchema,

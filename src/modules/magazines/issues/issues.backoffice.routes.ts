@@ -20,6 +20,7 @@ import {
   slotsBody,
 } from './issues.schemas.js';
 import type { IssuesService } from './issues.service.js';
+import { blockRecord, issueRecord, sectionContentRecord, sectionRecord } from './issues.repository.js';
 
 /** The permissions of every route here: magazines' read and write. */
 const access = { read: 'magazines:read', write: 'magazines:write' } as const;
@@ -31,6 +32,8 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   // ---- Issues
   const issue = backofficeResource(app, {
     path: '/issues',
+    kind: 'issue',
+    lock: issueRecord,
     names: { one: 'Issue', many: 'Issues' },
     tag: magazinesTags.issues,
     item: issueSchema,
@@ -77,6 +80,8 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   // ---- Sections
   const section = backofficeResource(app, {
     path: '/sections',
+    kind: 'section',
+    lock: sectionRecord,
     names: { one: 'Section', many: 'Sections' },
     tag: magazinesTags.sections,
     item: sectionSchema,
@@ -108,6 +113,8 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   // section's routes, where the OpenAPI document has always listed it.
   const sectionContent = backofficeResource(app, {
     path: '/section-contents',
+    kind: 'section_content',
+    lock: sectionContentRecord,
     names: { one: 'SectionContent', many: 'SectionContents' },
     tag: magazinesTags.sectionContents,
     item: sectionContentSchema,
@@ -125,6 +132,8 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
     params: idParams,
     tag: magazinesTags.sectionBlocks,
     ...access,
+    record: { kind: 'section' },
+    lock: sectionRecord,
     get: { operationId: 'listSectionBlocks', summary: 'Blocks of a section', description: 'The whole set in position order, each with its slots.' },
     replace: {
       operationId: 'replaceSectionBlocks',
@@ -140,6 +149,8 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   });
   const block = backofficeResource(app, {
     path: '/section-blocks',
+    kind: 'section_block',
+    lock: blockRecord,
     names: { one: 'SectionBlock', many: 'SectionBlocks' },
     tag: magazinesTags.sectionBlocks,
     item: sectionBlockSchema,
@@ -153,6 +164,8 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
     params: idParams,
     tag: magazinesTags.sectionBlocks,
     ...access,
+    record: { kind: 'section_block' },
+    lock: blockRecord,
     get: { operationId: 'listBlockSlots', summary: 'Slots of a section block' },
     replace: {
       operationId: 'replaceBlockSlots',
@@ -193,5 +206,5 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
     },
     issues.createSectionContent,
   );
-  sectionContent.remove({ summary: 'Remove a content from its section (soft)' }, issues.removeSectionContent);
+  sectionContent.remove({ summary: 'Remove a content from its section (soft)', version: null }, issues.removeSectionContent);
 };

@@ -122,6 +122,7 @@ export const issuesPublicRoutes: FastifyPluginAsyncZod<{ issues: IssuesService; 
     method: 'GET',
     url: '/docs/v2/sections/:section_id/contents',
     operationId: 'publicSectionContents',
+    serves: 'content',
     summary: 'Contents of a section',
     description: 'Deprecated: use the Reader operation GET /api/media/v1/sections/{id}/contents. Published contents in position order.',
     tag: magazinesTags.public,

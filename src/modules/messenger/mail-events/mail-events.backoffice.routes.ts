@@ -20,6 +20,7 @@ export const mailEventsBackofficeRoutes: FastifyPluginAsyncZod<{ mailEvents: Mai
     method: 'POST',
     url: '/mailprovider/events',
     operationId: 'receiveMailEvents',
+    record: { kind: 'event' },
     summary: 'Mail delivery events (deprecated)',
     description:
       'Delivery notifications of the e-mail provider (SES through SNS). The API key goes in x-api-key or in the `api_key` query parameter. ' +

@@ -4,11 +4,14 @@ import { messengerTags } from '../messenger.tags.js';
 import { toMailingList } from './mailing-lists.mappers.js';
 import { mailingListCreateBody, mailingListSchema, mailingListUpdateBody } from './mailing-lists.schemas.js';
 import type { MailingListsService } from './mailing-lists.service.js';
+import { mailingListAggregate } from './mailing-lists.repository.js';
 
 /** /messenger/v2/mailing-lists: list, create, by id, update, soft delete, restore. */
 export const mailingListsBackofficeRoutes: FastifyPluginAsyncZod<{ mailingLists: MailingListsService }> = async (app, { mailingLists }) => {
   const resource = backofficeResource(app, {
     path: '/mailing-lists',
+    kind: 'mailing_list',
+    lock: mailingListAggregate,
     names: { one: 'MailingList', many: 'MailingLists' },
     tag: messengerTags.mailingLists,
     item: mailingListSchema,

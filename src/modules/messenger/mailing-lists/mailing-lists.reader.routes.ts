@@ -12,6 +12,7 @@ export const mailingListsReaderRoutes: FastifyPluginAsyncZod<{ mailingLists: Mai
     method: 'GET',
     url: '/newsletter/mailing-lists',
     operationId: 'readerListMailingLists',
+    serves: 'mailing_list',
     summary: 'Mailing lists offered to readers',
     description: 'Public, live mailing lists of the media, newest first, named in the asked language.',
     tag: messengerTags.readerNewsletter,

@@ -9,6 +9,7 @@ import type { NewslettersService } from './newsletters.service.js';
 export const newslettersBackofficeRoutes: FastifyPluginAsyncZod<{ newsletters: NewslettersService }> = async (app, { newsletters }) => {
   const resource = backofficeResource(app, {
     path: '/newsletters',
+    kind: 'newsletter',
     names: { one: 'Newsletter', many: 'Newsletters' },
     tag: messengerTags.newsletters,
     item: newsletterSchema,

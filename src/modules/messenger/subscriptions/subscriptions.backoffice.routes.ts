@@ -13,6 +13,7 @@ export const subscriptionsBackofficeRoutes: FastifyPluginAsyncZod<{ subscription
   const tag = messengerTags.subscriptions;
   const resource = backofficeResource(app, {
     path: '/subscriptions',
+    kind: 'subscription',
     names: { one: 'Subscription', many: 'Subscriptions' },
     tag,
     item: subscriptionSchema,
@@ -36,6 +37,7 @@ export const subscriptionsBackofficeRoutes: FastifyPluginAsyncZod<{ subscription
     method: 'POST',
     url: '/mailing-lists/:id/subscriptions/bulk',
     operationId: 'bulkMailingListSubscriptions',
+    record: { kind: 'mailing_list' },
     summary: 'Import subscriptions (upsert, up to 1,000)',
     description:
       'Creates new addresses and updates known ones (status, locale); `status` is `subscribed` by default: the editor vouches for the consent of imported addresses. ' +

@@ -76,6 +76,8 @@ export const subscriptionsReaderRoutes: FastifyPluginAsyncZod<{ subscriptions: S
     method: 'GET',
     url: '/newsletter/subscriptions',
     operationId: 'readerListSubscriptions',
+    serves: 'subscription',
+    primary: true,
     summary: "The signed-in reader's subscriptions",
     tag,
     access: { scope: 'account:read', readerRequired: true },

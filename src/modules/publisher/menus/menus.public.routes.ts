@@ -17,6 +17,7 @@ export const menusPublicRoutes: FastifyPluginAsyncZod<{ menus: CollectionService
     method: 'GET',
     url: '/publisher/v2/medias/:media_id/menus/:key',
     operationId: 'publicGetMenu',
+    serves: 'menu',
     summary: 'Menu by key',
     description: 'Deprecated: use the Reader operation GET /api/media/v1/menus/{key}.',
     tag: publisherTags.public,

@@ -4,11 +4,14 @@ import { publisherTags } from '../publisher.tags.js';
 import { toBackofficeTopic } from './topics.mappers.js';
 import { topicCreateBody, topicSchema, topicUpdateBody } from './topics.schemas.js';
 import type { TopicsService } from './topics.service.js';
+import { topicAggregate } from './topics.repository.js';
 
 /** /publisher/v2/topics: topics readers subscribe to, managed with the publisher's permissions. */
 export const topicsBackofficeRoutes: FastifyPluginAsyncZod<{ topics: TopicsService }> = async (app, { topics }) => {
   const resource = backofficeResource(app, {
     path: '/topics',
+    kind: 'topic',
+    lock: topicAggregate,
     names: { one: 'Topic', many: 'Topics' },
     tag: publisherTags.topics,
     item: topicSchema,

@@ -13,6 +13,7 @@ export const topicsReaderRoutes: FastifyPluginAsyncZod<{ topics: TopicsService }
     method: 'GET',
     url: '/topics',
     operationId: 'readerListTopics',
+    serves: 'topic',
     summary: 'List topics',
     description: 'Topics of the media in the order they were created; subscribe with POST /topics/{id}/subscription.',
     tag: publisherTags.readerTopics,

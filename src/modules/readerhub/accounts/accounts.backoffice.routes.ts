@@ -9,6 +9,7 @@ import type { AccountsService } from './accounts.service.js';
 export const accountsBackofficeRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }> = async (app, { accounts }) => {
   const resource = backofficeResource(app, {
     path: '/readers',
+    kind: 'reader',
     names: { one: 'Reader', many: 'Readers' },
     tag: readerhubTags.readers,
     item: readerAccountSchema,

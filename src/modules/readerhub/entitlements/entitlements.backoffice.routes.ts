@@ -12,6 +12,7 @@ export const entitlementsBackofficeRoutes: FastifyPluginAsyncZod<{ entitlements:
 ) => {
   const resource = backofficeResource(app, {
     path: '/reader-entitlements',
+    kind: 'reader_entitlement',
     names: { one: 'ReaderEntitlement', many: 'ReaderEntitlements' },
     tag: readerhubTags.entitlements,
     item: entitlementSchema,

@@ -15,6 +15,8 @@ export const entitlementsReaderRoutes: FastifyPluginAsyncZod<{ entitlements: Ent
     method: 'GET',
     url: '/accounts/me/entitlements',
     operationId: 'readerListEntitlements',
+    serves: 'entitlement',
+    primary: true,
     summary: 'User entitlements',
     description:
       "The signed-in reader's own entitlements, newest first. By default only the active ones " +

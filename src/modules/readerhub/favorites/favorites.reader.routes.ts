@@ -15,6 +15,8 @@ export const favoritesReaderRoutes: FastifyPluginAsyncZod<{ favorites: Favorites
     method: 'GET',
     url: '/accounts/me/favorites',
     operationId: 'readerListFavorites',
+    serves: 'favorite',
+    primary: true,
     summary: 'List favorites',
     description: "The signed-in reader's favorites, newest first; `kind` keeps one kind.",
     tag,

@@ -12,6 +12,7 @@ export const invitationsBackofficeRoutes: FastifyPluginAsyncZod<{ invitations: I
 ) => {
   const resource = backofficeResource(app, {
     path: '/reader-invitations',
+    kind: 'reader_invitation',
     names: { one: 'ReaderInvitation', many: 'ReaderInvitations' },
     tag: readerhubTags.invitations,
     item: invitationSchema,

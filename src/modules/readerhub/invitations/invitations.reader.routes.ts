@@ -15,6 +15,8 @@ export const invitationsReaderRoutes: FastifyPluginAsyncZod<{ invitations: Invit
     method: 'GET',
     url: '/invitations/:id',
     operationId: 'readerGetInvitation',
+    serves: 'invitation',
+    primary: true,
     summary: 'Invitation by id',
     description:
       'An invitation of the media that has not expired. An expired one answers 404 with code `invitation_expired` ' +

@@ -20,6 +20,8 @@ export const topicSubscriptionsReaderRoutes: FastifyPluginAsyncZod<{ subscriptio
     method: 'GET',
     url: '/accounts/me/topics',
     operationId: 'readerListTopicSubscriptions',
+    serves: 'topic',
+    primary: true,
     summary: 'Topics the reader follows',
     description: "The signed-in reader's topic subscriptions, most recent first, each with its topic.",
     tag,
