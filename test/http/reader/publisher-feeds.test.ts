@@ -1,11 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parseDocument } from 'htmlparser2';
+import RssParser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { expectError } from '../../setup/expect.js';
 import { communityFixture, createProfile } from '../../setup/community.js';
 import { type DocsFixture, createContent, docsFixture, short } from '../../setup/docs.js';
 import { type Client, type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
+import { xmllintErrors } from '../../setup/xml.js';
+import { escapeHtml } from '../../../src/shared/html.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -39,7 +43,7 @@ async function createFeed(body: Record<string, unknown> = {}) {
 }
 
 describe('RSS feeds', () => {
-  it('answers RSS 2.0 of the latest published contents, escaping &, < and keeping an emoji; only published ones, newest first, at most limit', async () => {
+  it('answers RSS 2.0 of the latest published contents, text escaped for HTML, leads as sanitized HTML, an emoji kept; only published ones, newest first, at most limit', async () => {
     const category = await createCategory(editor);
     const older = await createContent(editor, fixture, {
       canonical_url: 'https://news.example.com/a?x=1&y=2',
@@ -56,18 +60,19 @@ describe('RSS feeds', () => {
     const res = await anonymous(`/api/media/v1/rss/${feed.id}?media_id=${media.mediaId}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/rss+xml; charset=utf-8');
-    expect(res.body).toContain('Tom &amp; Jerry &lt;3 🎉');
+    // Text escaped for HTML (&amp;), then for XML (&amp;amp;): a feed reader decodes the XML to HTML that shows the text.
+    expect(res.body).toContain('Tom &amp;amp; Jerry &amp;lt;3 🎉');
     const doc = parse(res.body);
     expect(doc.rss['@_version']).toBe('2.0');
     const channel = doc.rss.channel;
-    expect(channel.title).toBe(TRICKY);
-    expect(channel.description).toBe('All <b>the</b> news & more');
+    expect(channel.title).toBe('Tom &amp; Jerry &lt;3 🎉');
+    expect(channel.description).toBe('All &lt;b&gt;the&lt;/b&gt; news &amp; more');
     expect(channel.language).toBe('en');
     expect(channel.link).toBe(`${ORIGIN}/`);
-    expect(channel.item.map((i: { title: string }) => i.title)).toEqual(['Newest', TRICKY]);
+    expect(channel.item.map((i: { title: string }) => i.title)).toEqual(['Newest', 'Tom &amp; Jerry &lt;3 🎉']);
     const [first, second] = channel.item;
     expect(first.link).toBe(`${ORIGIN}/api/media/v1/contents/${newer.id}`);
-    expect(second).toMatchObject({ link: 'https://news.example.com/a?x=1&y=2', description: 'Lead & more' });
+    expect(second).toMatchObject({ link: 'https://news.example.com/a?x=1&y=2', description: '<p>Lead &amp; more</p>' });
     expect(JSON.stringify(second.guid)).toContain(older.id);
     expect(new Date(second.pubDate).toISOString().slice(0, 16)).toBe(older.published_at!.slice(0, 16));
 
@@ -130,6 +135,137 @@ describe('RSS feeds', () => {
     const feed = await createFeed();
     expect(feed).toMatchObject({ limit: 20, category_ids: [] });
     expect((await editor.patch(`/publisher/v2/rss-feeds/${feed.id}`, { limit: 3 })).json().data).toMatchObject({ limit: 3, category_ids: [] });
+  });
+});
+
+/** Text an editor may type anywhere: markup, markup already escaped, CDATA ends, quotes, ampersands, handlers. */
+const HOSTILE = `<script>alert(1)</script> &lt;script&gt;alert(2)&lt;/script&gt; <img src=x onerror=alert(3)> ]]> ]]]]> "dq" 'sq' & &amp; x onerror=alert(4)`;
+/** The RSS elements the service writes; anything else in a feed (an element the text smuggled in) fails. */
+const RSS_ELEMENTS = new Set(['rss', 'channel', 'title', 'link', 'description', 'lastBuildDate', 'docs', 'generator', 'language', 'atom:link', 'item', 'guid', 'pubDate']);
+
+interface HtmlNode {
+  type: string;
+  name?: string;
+  attribs?: Record<string, string>;
+  data?: string;
+  children?: HtmlNode[];
+}
+/** A decoded field as a feed reader's HTML renderer sees it: its elements (name and attributes) and its text. */
+function asHtml(value: string) {
+  const elements: Array<{ name: string; attribs: Record<string, string> }> = [];
+  let text = '';
+  const walk = (nodes: HtmlNode[]) => {
+    for (const node of nodes) {
+      if (node.type === 'text') text += node.data;
+      else if (node.name) elements.push({ name: node.name, attribs: node.attribs ?? {} });
+      if (node.children) walk(node.children);
+    }
+  };
+  walk(parseDocument(value).children as HtmlNode[]);
+  return { elements, text };
+}
+
+/** Every element and attribute of a parsed feed, with its decoded text: `rss.channel.item.title`, `…atom:link@href`. */
+function fieldsOf(node: unknown, path: string, out: Array<{ path: string; value: string }> = []) {
+  if (typeof node === 'string') out.push({ path, value: node });
+  else if (Array.isArray(node)) for (const child of node) fieldsOf(child, path, out);
+  else if (node && typeof node === 'object') {
+    for (const [key, child] of Object.entries(node)) {
+      if (key.startsWith('@_')) out.push({ path: `${path}@${key.slice(2)}`, value: child as string });
+      else if (key === '#text') out.push({ path, value: child as string });
+      else {
+        if (key !== '?xml') expect(RSS_ELEMENTS.has(key), `element <${key}> at ${path}`).toBe(true);
+        fieldsOf(child, path ? `${path}.${key}` : key, out);
+      }
+    }
+  }
+  return out;
+}
+
+/** Values exactly as written: a sanitized lead may start with a space. */
+const untrimmed = new XMLParser({ ignoreAttributes: false, parseTagValue: false, trimValues: false, isArray: (name) => name === 'item' });
+
+describe('RSS escaping', () => {
+  it('writes plain text as escaped text and rich HTML as its sanitized HTML, in every field, on the Reader and the Public feed', async () => {
+    const own = await seedMedia(ctx.app);
+    const api = client(ctx.app, own.keys.editor);
+    const f = await docsFixture(api, own.workspaceId);
+    const hostileUrl = `https://news.example.com/a?q="><script>alert(9)</script>&x='y'`;
+    const leadHtml = `<p>${escapeHtml(HOSTILE)}</p><p><a href="javascript:alert(5)" onclick="alert(6)">more</a><img src="https://img.example.com/i.png" onerror="alert(7)"></p><script>alert(8)</script>`;
+    // Typed as text in a rich editor (escaped), and pasted as markup (sanitized): both titles are text in the feed.
+    const typed = await createContent(api, f, {
+      canonical_url: hostileUrl,
+      published_at: new Date(Date.now() - 120_000).toISOString(),
+      locales: [{ locale: 'en', title_html: escapeHtml(HOSTILE), lead_html: leadHtml }],
+    });
+    const pasted = await createContent(api, f, { locales: [{ locale: 'en', title_html: HOSTILE, lead_html: HOSTILE }] });
+    const [typedEntry, pastedEntry] = [typed.locales[0]!, pasted.locales[0]!];
+    expect(typedEntry.title_text).toBe(HOSTILE);
+    const feedRes = await api.post('/publisher/v2/rss-feeds', { key: `f-${short()}`, template_ids: [f.templateId], locales: [{ locale: 'en', title: HOSTILE, description: HOSTILE }] });
+    expect(feedRes.statusCode, feedRes.body).toBe(201);
+    const feed = feedRes.json().data as { id: string };
+
+    const reader = await anonymous(`/api/media/v1/rss/${feed.id}?media_id=${own.mediaId}`);
+    const publicFeed = await anonymous(`/api/public/publisher/v2/rss/${feed.id}`);
+    for (const res of [reader, publicFeed]) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await xmllintErrors(res.body)).toEqual([]);
+      const doc = untrimmed.parse(res.body);
+      const channel = doc.rss.channel;
+      const [newer, older] = channel.item;
+      // Plain text: an HTML renderer finds no element, and its text is exactly what was typed.
+      const plain = { 'channel title': [channel.title, HOSTILE], 'channel description': [channel.description, HOSTILE], 'typed title': [older.title, typedEntry.title_text], 'pasted title': [newer.title, pastedEntry.title_text] };
+      for (const [field, [value, text]] of Object.entries(plain)) {
+        expect(value, field).toBe(escapeHtml(text));
+        expect(asHtml(value), field).toEqual({ elements: [], text });
+      }
+      // Rich HTML: the sanitized HTML the Backoffice answers, with the escaped text still text.
+      expect(older.description).toBe(typedEntry.lead_html);
+      expect(newer.description).toBe(pastedEntry.lead_html);
+      const lead = asHtml(older.description);
+      expect(lead.elements).toEqual([{ name: 'p', attribs: {} }, { name: 'p', attribs: {} }, { name: 'a', attribs: {} }, { name: 'img', attribs: { src: 'https://img.example.com/i.png' } }]);
+      expect(lead.text).toBe(`${HOSTILE}more`);
+      expect(asHtml(newer.description).elements.map((e) => e.name)).toEqual(['img']);
+      // Links: the URL as the WHATWG serializer writes it, quotes and brackets percent-encoded.
+      expect(older.link).toBe(new URL(hostileUrl).href);
+      expect(older.link).not.toMatch(/[<>"' ]/);
+      expect(newer.link).toBe(`${ORIGIN}/api/media/v1/contents/${pasted.id}`);
+      expect([older.guid['#text'], newer.guid['#text']]).toEqual([typed.id, pasted.id]);
+
+      // Every field, attributes too: an RSS element, and no element an HTML renderer would run.
+      for (const { path, value } of fieldsOf(doc, '')) {
+        for (const element of asHtml(value).elements) {
+          expect(path, `${element.name} in ${path}`).toBe('rss.channel.item.description');
+          expect(['p', 'a', 'img'], path).toContain(element.name);
+          expect(Object.keys(element.attribs).filter((name) => name.startsWith('on')), path).toEqual([]);
+          expect(Object.values(element.attribs).join(' '), path).not.toMatch(/javascript:/i);
+        }
+      }
+
+      // What the reviewers' feed reader (rss-parser) makes of it.
+      const read = await new RssParser().parseString(res.body);
+      expect(read.title).toBe(escapeHtml(HOSTILE));
+      expect(read.description).toBe(escapeHtml(HOSTILE));
+      expect(read.items.map((i) => [i.title, i.link, i.guid, i.content])).toEqual([
+        [escapeHtml(pastedEntry.title_text), `${ORIGIN}/api/media/v1/contents/${pasted.id}`, pasted.id, pastedEntry.lead_html],
+        [escapeHtml(HOSTILE), new URL(hostileUrl).href, typed.id, typedEntry.lead_html],
+      ]);
+    }
+    expect(publicFeed.body).toBe(reader.body);
+  });
+
+  it('drops the characters XML 1.0 cannot carry, so that strict parsers still read the feed', async () => {
+    const own = await seedMedia(ctx.app);
+    const api = client(ctx.app, own.keys.editor);
+    const f = await docsFixture(api, own.workspaceId);
+    await createContent(api, f, { locales: [{ locale: 'en', title_html: 'Bell\u0007 and\u0001 form\u000c feed' }] });
+    const feedRes = await api.post('/publisher/v2/rss-feeds', { key: `f-${short()}`, template_ids: [f.templateId], locales: [{ locale: 'en', title: 'News\u0001 \u0008', description: 'a\u001fb\ufffe' }] });
+    expect(feedRes.statusCode, feedRes.body).toBe(201);
+    const res = await anonymous(`/api/media/v1/rss/${feedRes.json().data.id}?media_id=${own.mediaId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await xmllintErrors(res.body)).toEqual([]);
+    const channel = untrimmed.parse(res.body).rss.channel;
+    expect([channel.title, channel.description, channel.item[0].title]).toEqual(['News ', 'ab', 'Bell and form feed']);
   });
 });
 

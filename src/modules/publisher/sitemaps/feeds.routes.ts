@@ -1,15 +1,16 @@
 import { Readable } from 'node:stream';
-import { Feed } from 'feed';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
+import { escapeHtml } from '../../../shared/html.js';
 import { sendConditional } from '../../../shared/http/conditional.js';
 import { pickLocale } from '../../../shared/http/reader.js';
 import { type ContentResponse, type RequestContext, route } from '../../../shared/http/route.js';
 import { idParams, locale, queryInt, uuid } from '../../../shared/schemas.js';
 import type { CollectionService, FeedContent, PublisherDeps, SitemapLink } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
+import { type RssItem, rss2 } from './rss.js';
 
 /** sitemaps.org: at most 50,000 URLs a file; more are split into files the index lists. */
 export const SITEMAP_LIMIT = 50_000;
@@ -88,21 +89,19 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
       const items = await feeds.contents(db, ctx.mediaId, { categoryIds: feed.categoryIds, templateIds: feed.templateIds, limit: feed.limit });
       const self = selfUrl(req.linkOrigin, `/rss/${feed.id}`, ctx.mediaId);
       const updated = newest([feed.updatedAt, ...items.map((i) => i.updatedAt)]);
-      const rss = new Feed({
-        id: self,
-        title: entry?.title ?? '',
-        description: entry?.description ?? '',
+      const channel = {
+        title: escapeHtml(entry?.title ?? ''),
+        description: escapeHtml(entry?.description ?? ''),
         link: req.linkOrigin,
+        self,
         language,
-        feedLinks: { rss: self },
-        generator: 'media-publishing-service',
-        ...(updated && { updated }),
-      });
-      for (const item of items) rss.addItem(feedItem(item, language, req.media.defaultLocale, req.linkOrigin));
+        updated,
+      };
+      const body = () => rss2(channel, items.map((item) => feedItem(item, language, req.media.defaultLocale, req.linkOrigin)));
       // The document follows from the feed and its items as read (each content's updated_at moves with any edit):
       // a feed reader's conditional request is answered from them, without writing the XML.
       const version = JSON.stringify([self, feed.updatedAt, language, entry?.locale, items.map((i) => [i.id, i.updatedAt, i.publishedAt])]);
-      return sendConditional(req, reply, { body: () => rss.rss2(), version, type: RSS_TYPE, lastModified: updated, maxAge: MAX_AGE });
+      return sendConditional(req, reply, { body, version, type: RSS_TYPE, lastModified: updated, maxAge: MAX_AGE });
     },
   });
 
@@ -167,17 +166,17 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
   });
 };
 
-/** A content as an RSS item: the feed's language (else the media's default, else any), its canonical URL or its Reader URL. */
-function feedItem(item: FeedContent, language: string, fallback: string, origin: string) {
+/**
+ * A content as an RSS item: the feed's language (else the media's default, else any), its canonical URL or its Reader URL;
+ * the title is the entry's plain text escaped for HTML, the description its lead as sanitized HTML.
+ */
+function feedItem(item: FeedContent, language: string, fallback: string, origin: string): RssItem {
   const { entry } = pickLocale(item.locales, language, fallback);
-  const link = isWebUrl(item.canonicalUrl) ? item.canonicalUrl : `${origin}/api/media/v1/contents/${item.id}`;
   return {
-    title: entry?.title ?? '',
-    id: item.id,
+    title: escapeHtml(entry?.title ?? ''),
+    link: isWebUrl(item.canonicalUrl) ? item.canonicalUrl : `${origin}/api/media/v1/contents/${item.id}`,
     guid: item.id,
-    link,
-    ...(entry?.lead && { description: entry.lead }),
-    date: new Date(item.publishedAt),
     published: new Date(item.publishedAt),
+    description: entry?.leadHtml ?? null,
   };
 }
