@@ -269,6 +269,14 @@ describe('RSS escaping', () => {
   });
 });
 
+/** A sitemap or index: valid against sitemaps.org's schema for its root element (libxml2), then parsed. */
+async function parseSitemap(body: string) {
+  const doc = parse(body);
+  const root = 'urlset' in doc ? 'urlset' : 'sitemapindex';
+  expect(await xmllintErrors(body, root)).toEqual([]);
+  return doc;
+}
+
 describe('Sitemaps', () => {
   it('lists the published contents with their canonical URL and lastmod, escaped, and the index lists the file', async () => {
     const own = await seedMedia(ctx.app);
@@ -282,19 +290,18 @@ describe('Sitemaps', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
     expect(res.body).toContain('https://news.example.com/story?a=1&amp;b=2');
-    const urls = parse(res.body).urlset.url;
+    const urls = (await parseSitemap(res.body)).urlset.url;
     expect(urls).toEqual([{ loc: 'https://news.example.com/story?a=1&b=2', lastmod: a.updated_at }]);
     expect((await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`, { 'if-none-match': res.headers.etag as string })).statusCode).toBe(304);
 
+    // A kind with nothing to list has no file: an empty urlset fails sitemaps.org's schema.
     for (const kind of ['events', 'organizations', 'people', 'projects']) {
-      const empty = await anonymous(`/api/media/v1/sitemaps/${kind}.xml?media_id=${own.mediaId}`);
-      expect(empty.statusCode, kind).toBe(200);
-      expect(parse(empty.body).urlset.url).toBeUndefined();
+      expectError(await anonymous(`/api/media/v1/sitemaps/${kind}.xml?media_id=${own.mediaId}`), 404, 'sitemap_not_found');
     }
 
     const index = await anonymous(`/api/media/v1/sitemaps/index.xml`, { 'x-service-media-id': own.mediaId });
     expect(index.statusCode, index.body).toBe(200);
-    expect(parse(index.body).sitemapindex.sitemap).toEqual([
+    expect((await parseSitemap(index.body)).sitemapindex.sitemap).toEqual([
       { loc: `${ORIGIN}/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`, lastmod: expect.stringMatching(/^\d{4}-/) },
     ]);
     expect((await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`, { 'if-none-match': index.headers.etag as string })).statusCode).toBe(304);
@@ -312,9 +319,9 @@ describe('Sitemaps', () => {
       await createProfile(api, f, kind, { profile: { canonical_url: `https://site.example.com/${kind}/draft`, status_id: f.statuses.draft } });
       const res = await anonymous(`/api/media/v1/sitemaps/${kind}.xml?media_id=${own.mediaId}`);
       expect(res.statusCode, res.body).toBe(200);
-      expect(parse(res.body).urlset.url).toEqual([{ loc: urls[kind], lastmod: made.updated_at }]);
+      expect((await parseSitemap(res.body)).urlset.url).toEqual([{ loc: urls[kind], lastmod: made.updated_at }]);
     }
-    const index = parse((await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`)).body);
+    const index = await parseSitemap((await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`)).body);
     expect(index.sitemapindex.sitemap.map((s: { loc: string }) => s.loc)).toEqual(
       ['events', 'organizations', 'people', 'projects'].map((kind) => `${ORIGIN}/api/media/v1/sitemaps/${kind}.xml?media_id=${own.mediaId}`),
     );
@@ -332,17 +339,159 @@ describe('Sitemaps', () => {
 
     const first = await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`);
     expect(first.statusCode).toBe(200);
-    const firstUrls = parse(first.body).urlset.url as Array<{ loc: string }>;
+    const firstUrls = (await parseSitemap(first.body)).urlset.url as Array<{ loc: string }>;
     expect(firstUrls).toHaveLength(50_000);
     const second = await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}&page=2`);
-    const secondUrls = parse(second.body).urlset.url as Array<{ loc: string }>;
+    const secondUrls = (await parseSitemap(second.body)).urlset.url as Array<{ loc: string }>;
     expect(secondUrls).toHaveLength(1);
     expect(new Set([...firstUrls, ...secondUrls].map((u) => u.loc)).size).toBe(50_001);
 
-    const index = parse((await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`)).body);
+    const index = await parseSitemap((await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`)).body);
     expect(index.sitemapindex.sitemap.map((s: { loc: string }) => s.loc)).toEqual([
       `${ORIGIN}/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`,
       `${ORIGIN}/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}&page=2`,
     ]);
   }, 120_000);
+});
+
+describe('Empty sitemaps', () => {
+  it('answers 404 sitemap_not_found for the index and every kind of a media with no URL to list, records without a web URL left out', async () => {
+    const own = await seedMedia(ctx.app);
+    const api = client(ctx.app, own.keys.editor);
+    const kinds = ['contents', 'events', 'organizations', 'people', 'projects'];
+    const expectNone = async () => {
+      expectError(await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`), 404, 'sitemap_not_found');
+      for (const kind of kinds) expectError(await anonymous(`/api/media/v1/sitemaps/${kind}.xml?media_id=${own.mediaId}`), 404, 'sitemap_not_found');
+    };
+    await expectNone();
+    // Published, but with no canonical URL and no site_url: nothing to list still, and no empty file in the index.
+    await createContent(api, await docsFixture(api, own.workspaceId));
+    const community = await communityFixture(api, own.workspaceId);
+    for (const kind of ['events', 'organizations', 'people', 'projects'] as const) await createProfile(api, community, kind);
+    await expectNone();
+    expectError(await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}&page=2`), 404, 'sitemap_page_not_found');
+  });
+
+  it('documents the 404 sitemap_not_found of the index and of each kind in the OpenAPI document', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const file of ['index', 'contents', 'events', 'organizations', 'people', 'projects']) {
+      const operation = doc.paths[`/api/media/v1/sitemaps/${file}.xml`].get;
+      expect(operation.responses['404']?.content['application/json'].schema, file).toEqual({ $ref: '#/components/schemas/Error' });
+      expect(operation.description, file).toContain('404 `sitemap_not_found`');
+    }
+  });
+});
+
+describe('site_url', () => {
+  const SITE = 'https://www.example.com/news/';
+  const SITE_BASE = 'https://www.example.com/news';
+
+  it("bases the sitemaps' URLs of records without a canonical URL on the media's site_url; canonical URLs stay, other medias are untouched", async () => {
+    const own = await seedMedia(ctx.app);
+    const api = client(ctx.app, own.keys.editor);
+    const f = await docsFixture(api, own.workspaceId);
+    const community = await communityFixture(api, own.workspaceId);
+    const canonical = await createContent(api, f, { canonical_url: 'https://news.example.com/story' });
+    const bare = await createContent(api, f);
+    const profiles: Record<string, string> = {};
+    for (const kind of ['events', 'organizations', 'people', 'projects'] as const) profiles[kind] = (await createProfile(api, community, kind)).id;
+    expect((await client(ctx.app, own.keys.admin).patch('/core/v2/media', { site_url: SITE })).statusCode).toBe(200);
+
+    const contents = await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`);
+    expect(contents.statusCode, contents.body).toBe(200);
+    const locs = ((await parseSitemap(contents.body)).urlset.url as Array<{ loc: string }>).map((u) => u.loc);
+    // By id: the canonical record was made first.
+    expect(locs).toEqual(['https://news.example.com/story', `${SITE_BASE}/contents/${bare.id}`]);
+    expect(canonical.id < bare.id).toBe(true);
+    for (const [kind, id] of Object.entries(profiles)) {
+      const res = await anonymous(`/api/media/v1/sitemaps/${kind}.xml?media_id=${own.mediaId}`);
+      expect(res.statusCode, kind).toBe(200);
+      expect((await parseSitemap(res.body)).urlset.url, kind).toEqual([{ loc: `${SITE_BASE}/${kind}/${id}`, lastmod: expect.stringMatching(/^\d{4}-/) }]);
+    }
+    const index = await parseSitemap((await anonymous(`/api/media/v1/sitemaps/index.xml?media_id=${own.mediaId}`)).body);
+    // The files stay where the API serves them.
+    expect(index.sitemapindex.sitemap.map((s: { loc: string }) => s.loc)).toEqual(
+      ['contents', 'events', 'organizations', 'people', 'projects'].map((kind) => `${ORIGIN}/api/media/v1/sitemaps/${kind}.xml?media_id=${own.mediaId}`),
+    );
+
+    // Another media's sitemaps know nothing of this site.
+    const other = await seedMedia(ctx.app);
+    const otherApi = client(ctx.app, other.keys.editor);
+    await createContent(otherApi, await docsFixture(otherApi, other.workspaceId));
+    expectError(await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${other.mediaId}`), 404, 'sitemap_not_found');
+
+    // Cleared: back to canonical URLs only.
+    expect((await client(ctx.app, own.keys.admin).patch('/core/v2/media', { site_url: null })).statusCode).toBe(200);
+    const cleared = await anonymous(`/api/media/v1/sitemaps/contents.xml?media_id=${own.mediaId}`);
+    expect(((await parseSitemap(cleared.body)).urlset.url as Array<{ loc: string }>).map((u) => u.loc)).toEqual(['https://news.example.com/story']);
+    expectError(await anonymous(`/api/media/v1/sitemaps/events.xml?media_id=${own.mediaId}`), 404, 'sitemap_not_found');
+  });
+
+  it("links the RSS channel to the feed's site_url, else the media's, else the API's origin, and items without a canonical URL under it", async () => {
+    const own = await seedMedia(ctx.app);
+    const api = client(ctx.app, own.keys.editor);
+    const admin = client(ctx.app, own.keys.admin);
+    const f = await docsFixture(api, own.workspaceId);
+    await createContent(api, f, { canonical_url: 'https://news.example.com/story', published_at: new Date(Date.now() - 120_000).toISOString() });
+    const bare = await createContent(api, f);
+    const made = await api.post('/publisher/v2/rss-feeds', { key: `f-${short()}`, template_ids: [f.templateId], locales: [{ locale: 'en', title: 'News' }] });
+    expect(made.statusCode, made.body).toBe(201);
+    const feed = made.json().data as { id: string };
+    const reader = `/api/media/v1/rss/${feed.id}?media_id=${own.mediaId}`;
+    const publicUrl = `/api/public/publisher/v2/rss/${feed.id}`;
+    const links = async (url: string) => {
+      const res = await anonymous(url);
+      expect(res.statusCode, res.body).toBe(200);
+      const channel = parse(res.body).rss.channel;
+      return { channel: channel.link, items: channel.item.map((i: { link: string }) => i.link), etag: res.headers.etag as string };
+    };
+
+    const before = await links(reader);
+    expect(before).toMatchObject({ channel: `${ORIGIN}/`, items: [`${ORIGIN}/api/media/v1/contents/${bare.id}`, 'https://news.example.com/story'] });
+
+    expect((await admin.patch('/core/v2/media', { site_url: SITE })).statusCode).toBe(200);
+    // The document changed with the media's site: a feed reader's old ETag gets the new one, not a 304.
+    expect((await anonymous(reader, { 'if-none-match': before.etag })).statusCode).toBe(200);
+    for (const url of [reader, publicUrl]) {
+      expect(await links(url), url).toMatchObject({ channel: SITE, items: [`${SITE_BASE}/contents/${bare.id}`, 'https://news.example.com/story'] });
+    }
+
+    const patched = await api.patch(`/publisher/v2/rss-feeds/${feed.id}`, { site_url: 'https://sport.example.org' });
+    expect(patched.json().data.site_url).toBe('https://sport.example.org');
+    for (const url of [reader, publicUrl]) {
+      expect(await links(url), url).toMatchObject({ channel: 'https://sport.example.org/', items: [`https://sport.example.org/contents/${bare.id}`, 'https://news.example.com/story'] });
+    }
+
+    expect((await api.patch(`/publisher/v2/rss-feeds/${feed.id}`, { site_url: null })).json().data.site_url).toBeNull();
+    expect((await links(reader)).channel).toBe(SITE);
+    expect((await admin.patch('/core/v2/media', { site_url: null })).statusCode).toBe(200);
+    expect(await links(reader)).toMatchObject({ channel: `${ORIGIN}/`, items: [`${ORIGIN}/api/media/v1/contents/${bare.id}`, 'https://news.example.com/story'] });
+  });
+
+  it('keeps a feed\'s site_url (null unless given), validates it (400 naming it) on create and update, and keeps it within the media', async () => {
+    const own = await seedMedia(ctx.app);
+    const api = client(ctx.app, own.keys.editor);
+    const plain = await api.post('/publisher/v2/rss-feeds', { key: `f-${short()}`, locales: [{ locale: 'en', title: 'Plain' }] });
+    expect(plain.json().data.site_url).toBeNull();
+    const res = await api.post('/publisher/v2/rss-feeds', { key: `f-${short()}`, site_url: 'http://local.example.net/sport', locales: [{ locale: 'en', title: 'Sport' }] });
+    expect(res.statusCode, res.body).toBe(201);
+    const feed = res.json().data;
+    expect(feed.site_url).toBe('http://local.example.net/sport');
+    expect((await api.get(`/publisher/v2/rss-feeds/${feed.id}`)).json().data).toEqual(feed);
+    const listed = (await anonymous(`/api/public/core/v2/medias/${own.mediaId}/feeds`)).json().data as Array<{ id: string; site_url: string | null }>;
+    expect(listed.find((l) => l.id === feed.id)?.site_url).toBe('http://local.example.net/sport');
+
+    for (const site_url of ['sport', 'ftp://example.com', 'javascript:alert(1)', 'https://example.com/#top', `https://example.com/${'a'.repeat(2000)}`, 7]) {
+      const created = expectError(await api.post('/publisher/v2/rss-feeds', { key: `f-${short()}`, site_url, locales: [{ locale: 'en', title: 'X' }] }), 400, 'validation_failed');
+      expect(created.details!.map((d) => d.path), JSON.stringify(site_url)).toEqual(['site_url']);
+      const updated = expectError(await api.patch(`/publisher/v2/rss-feeds/${feed.id}`, { site_url }), 400, 'validation_failed');
+      expect(updated.details!.map((d) => d.path)).toEqual(['site_url']);
+    }
+    expect((await api.get(`/publisher/v2/rss-feeds/${feed.id}`)).json().data.site_url).toBe('http://local.example.net/sport');
+
+    // Another media's key cannot reach it.
+    const other = client(ctx.app, (await seedMedia(ctx.app)).keys.editor);
+    expectError(await other.patch(`/publisher/v2/rss-feeds/${feed.id}`, { site_url: 'https://evil.example.com' }), 404, 'rss_feed_not_found');
+    expect((await api.get(`/publisher/v2/rss-feeds/${feed.id}`)).json().data.site_url).toBe('http://local.example.net/sport');
+  });
 });

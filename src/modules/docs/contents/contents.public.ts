@@ -69,16 +69,26 @@ export async function feedContents(
   return rows as FeedContent[];
 }
 
-/** Published contents for sitemaps, ordered by id, keyset after `afterId`: the shape community's profile links have. */
+/**
+ * Published contents for sitemaps, ordered by id, keyset after `afterId` (only those with an http(s)
+ * canonical URL when `canonicalOnly`): the shape community's profile links have.
+ */
 export async function publishedContentLinks(
   db: Executor,
   mediaId: string,
-  page: { afterId?: string; limit: number },
+  page: { afterId?: string; limit: number; canonicalOnly?: boolean },
 ): Promise<Array<{ id: string; canonicalUrl: string | null; updatedAt: string }>> {
   return db
     .select({ id: contents.id, canonicalUrl: contents.canonicalUrl, updatedAt: isoText(contents.updatedAt) })
     .from(contents)
-    .where(and(eq(contents.mediaId, mediaId), contentRecord.filter('published'), page.afterId ? gt(contents.id, page.afterId) : undefined))
+    .where(
+      and(
+        eq(contents.mediaId, mediaId),
+        contentRecord.filter('published'),
+        page.afterId ? gt(contents.id, page.afterId) : undefined,
+        page.canonicalOnly ? sql`${contents.canonicalUrl} ~* '^https?://'` : undefined,
+      ),
+    )
     .orderBy(asc(contents.id))
     .limit(page.limit);
 }
