@@ -2,14 +2,15 @@
  * The publisher part of `npm run bench` (issue 15), on either database: a menu by key (a three-level
  * tree in two languages) and an RSS feed of 20 of 200 published contents, each beside a floor that
  * replays the app's own statements on the same connection and writes the same answer (the same JSON
- * for the menu; the same feed library for the RSS). The RSS feed runs twice: uncached (a full
+ * for the menu; the same RSS writer for the RSS). The RSS feed runs twice: uncached (a full
  * answer) and cached (a feed reader's conditional request answered 304 by its ETag).
  * Target for the menu: within 1.35x the floor's CPU per request, at least 75 % of its throughput.
  */
 import { isDeepStrictEqual } from 'node:util';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Feed } from 'feed';
 import type { App } from '../src/app.js';
+import { rss2 } from '../src/modules/publisher/sitemaps/rss.js';
+import { escapeHtml } from '../src/shared/html.js';
 import { systemContext } from '../src/shared/context.js';
 import type { RawQuery } from './database.js';
 import { type CapturedQuery, captureQueries } from './floor.js';
@@ -124,12 +125,13 @@ export async function preparePublisherBench(options: {
     const [record] = await run(feedRecord[0]!);
     const items = await run(feedItems[0]!);
     const locale = (record!.locales as Array<{ title: string; description: string | null }>)[0]!;
-    const rss = new Feed({ id: appUrl, title: locale.title, description: locale.description ?? '', link: appUrl, language: 'en', generator: 'floor' });
-    for (const item of items) {
-      const entry = (item.locales as Array<{ title: string; lead: string | null }>)[0];
-      rss.addItem({ title: entry?.title ?? '', id: item.id as string, link: item.canonicalUrl as string, date: new Date(item.publishedAt as string), ...(entry?.lead && { description: entry.lead }) });
-    }
-    return reply.type('application/rss+xml; charset=utf-8').send(rss.rss2());
+    const rssItems = items.map((item) => {
+      const entry = (item.locales as Array<{ title: string; leadHtml: string | null }>)[0];
+      const published = new Date(item.publishedAt as string);
+      return { title: escapeHtml(entry?.title ?? ''), link: item.canonicalUrl as string, guid: item.id as string, published, description: entry?.leadHtml ?? null };
+    });
+    const channel = { title: escapeHtml(locale.title), description: escapeHtml(locale.description ?? ''), link: appUrl, self: appUrl, language: 'en', updated: null };
+    return reply.type('application/rss+xml; charset=utf-8').send(rss2(channel, rssItems));
   });
   await floor.listen({ host: options.host, port: 0 });
   const address = floor.server.address();

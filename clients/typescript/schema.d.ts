@@ -3456,7 +3456,7 @@ export interface paths {
         };
         /**
          * Media overview
-         * @description The media named by x-service-media-id: name and languages.
+         * @description The media named by x-service-media-id: name, languages and website.
          */
         get: operations["readerGetMedia"];
         put?: never;
@@ -3570,7 +3570,7 @@ export interface paths {
         };
         /**
          * RSS feed by id
-         * @description RSS 2.0 of the feed's latest published contents (newest publication first, at most its `limit`), in the asked language by the locale rule.
+         * @description RSS 2.0 of the feed's latest published contents (newest publication first, at most its `limit`), in the asked language by the locale rule. The channel links to the feed's site_url, else the media's, else the API's origin; an item to its canonical_url, else `<site_url>/contents/<id>`, else its Reader URL. Titles are text escaped for HTML, descriptions the leads' sanitized HTML.
          */
         get: operations["readerGetRssFeed"];
         put?: never;
@@ -3590,7 +3590,7 @@ export interface paths {
         };
         /**
          * Sitemap of contents
-         * @description The canonical URLs of the published contents with their lastmod, 50,000 at most a file: `page` (from 1) names the file, as the sitemap index lists them.
+         * @description The web URLs of the published contents with their lastmod, 50,000 at most a file: `page` (from 1) names the file, as the sitemap index lists them. A record's URL is its canonical_url, else `<site_url>/contents/<id>` when the media has a site_url (else it is left out). 404 `sitemap_not_found` when the media has none to list (a urlset must list at least one), `sitemap_page_not_found` past the last file.
          */
         get: operations["readerGetContentsSitemap"];
         put?: never;
@@ -3610,7 +3610,7 @@ export interface paths {
         };
         /**
          * Sitemap of events
-         * @description The canonical URLs of the published events with their lastmod, 50,000 at most a file: `page` (from 1) names the file, as the sitemap index lists them.
+         * @description The web URLs of the published events with their lastmod, 50,000 at most a file: `page` (from 1) names the file, as the sitemap index lists them. A record's URL is its canonical_url, else `<site_url>/events/<id>` when the media has a site_url (else it is left out). 404 `sitemap_not_found` when the media has none to list (a urlset must list at least one), `sitemap_page_not_found` past the last file.
          */
         get: operations["readerGetEventsSitemap"];
         put?: never;
@@ -3630,7 +3630,7 @@ export interface paths {
         };
         /**
          * Sitemap of organizations
-         * @description The canonical URLs of the published organizations with their lastmod, 50,000 at most a file: `page` (from 1) names the file, as the sitemap index lists them.
+         * @description The web URLs of the published organizations with their lastmod, 50,000 at most a file: `page` (from 1) names the file, as the sitemap index lists them. A record's URL is its canonical_url, else `<site_url>/organizations/<id>` when the media has a site_url (else it is left out). 404 `sitemap_not_found` when the media has none to list (a urlset must list at least one), `sitemap_page_not_found` past the last file.
          */
         get: operations["readerGetOrganizationsSitemap"];
         put?: never;
@@ -3650,7 +3650,7 @@ export interface paths {
         };
         /**
          * Sitemap of people
-         * @description The canonical URLs of the published people with their lastmod, 50,000 at most a file: `page` (from 1) names the file, as the sitemap index lists them.
+         * @description The web URLs of the published people with their lastmod, 50,000 at most a file: `page` (from 1) names the file, as the sitemap index lists them. A record's URL is its canonical_url, else `<site_url>/people/<id>` when the media has a site_url (else it is left out). 404 `sitemap_not_found` when the media has none to list (a urlset must list at least one), `sitemap_page_not_found` past the last file.
          */
         get: operations["readerGetPeopleSitemap"];
         put?: never;
@@ -3670,7 +3670,7 @@ export interface paths {
         };
         /**
          * Sitemap of projects
-         * @description The canonical URLs of the published projects with their lastmod, 50,000 at most a file: `page` (from 1) names the file, as the sitemap index lists them.
+         * @description The web URLs of the published projects with their lastmod, 50,000 at most a file: `page` (from 1) names the file, as the sitemap index lists them. A record's URL is its canonical_url, else `<site_url>/projects/<id>` when the media has a site_url (else it is left out). 404 `sitemap_not_found` when the media has none to list (a urlset must list at least one), `sitemap_page_not_found` past the last file.
          */
         get: operations["readerGetProjectsSitemap"];
         put?: never;
@@ -3690,7 +3690,7 @@ export interface paths {
         };
         /**
          * Sitemap index
-         * @description Every sitemap file of the media (contents, events, organizations, people, projects; split by 50,000 URLs) with its lastmod.
+         * @description Every sitemap file of the media (contents, events, organizations, people, projects; split by 50,000 URLs) with its lastmod; a kind with no URL has no file. 404 `sitemap_not_found` when the media has no file at all (an index must list at least one).
          */
         get: operations["readerGetSitemapIndex"];
         put?: never;
@@ -4887,7 +4887,7 @@ export interface paths {
         /**
          * Media overview
          * @deprecated
-         * @description Deprecated: use the Reader operation GET /api/media/v1/media. The media named by x-service-media-id: name and languages.
+         * @description Deprecated: use the Reader operation GET /api/media/v1/media. The media named by x-service-media-id: name, languages and website.
          */
         get: operations["publicGetMedia"];
         put?: never;
@@ -5433,7 +5433,7 @@ export interface paths {
         /**
          * RSS feed by id
          * @deprecated
-         * @description Deprecated: use the Reader operation GET /api/media/v1/rss/{id}. RSS 2.0 of the feed's latest published contents (newest publication first, at most its `limit`), in the asked language by the locale rule.
+         * @description Deprecated: use the Reader operation GET /api/media/v1/rss/{id}. RSS 2.0 of the feed's latest published contents (newest publication first, at most its `limit`), in the asked language by the locale rule. The channel links to the feed's site_url, else the media's, else the API's origin; an item to its canonical_url, else `<site_url>/contents/<id>`, else its Reader URL. Titles are text escaped for HTML, descriptions the leads' sanitized HTML.
          */
         get: operations["publicGetRssFeed"];
         put?: never;
@@ -6083,6 +6083,7 @@ export interface components {
              */
             default_locale?: string;
             locales?: string[];
+            site_url?: string | null;
         };
         WorkspaceCreateInput: {
             /** @description Stable handle, unique within the media */
@@ -6119,6 +6120,11 @@ export interface components {
              * @example en
              */
             default_locale?: string;
+            /**
+             * Format: uri
+             * @description The website's address (absolute http(s), no query or fragment): the RSS channel link, and the base of feed and sitemap links of records without a canonical_url (<site_url>/<kind>/<id>)
+             */
+            site_url?: string;
         };
         ReferenceCreateInput: {
             /** @description The external system, for example "wordpress" or "crm" */
@@ -7299,6 +7305,8 @@ export interface components {
             template_ids?: string[];
             /** @description How many contents the feed lists, newest first (default 20) */
             limit?: number;
+            /** @description This feed's website, which wins over the media's site_url: the channel link and the base of its items' links (absolute http(s), no query or fragment) */
+            site_url?: string | null;
             locales: {
                 /**
                  * @description Language code (BCP 47 subset: en, fr-CH, ...)
@@ -7318,6 +7326,8 @@ export interface components {
             template_ids?: string[];
             /** @description How many contents the feed lists, newest first (default 20) */
             limit?: number;
+            /** @description This feed's website, which wins over the media's site_url: the channel link and the base of its items' links (absolute http(s), no query or fragment) */
+            site_url?: string | null;
             /** @description The complete set of locale entries: listed ones are created or updated, others are deleted */
             locales?: {
                 /**
@@ -9351,6 +9361,8 @@ export interface components {
             default_locale: string;
             /** @description Languages this media publishes in; locale entries must use one of them */
             locales: string[];
+            /** @description The website's address (absolute http(s), no query or fragment): the RSS channel link, and the base of feed and sitemap links of records without a canonical_url (<site_url>/<kind>/<id>) */
+            site_url: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T22:44:08.123Z
@@ -11007,6 +11019,8 @@ export interface components {
             category_ids: string[];
             template_ids: string[];
             limit: number;
+            /** @description This feed's website, which wins over the media's site_url (null: the media's) */
+            site_url: string | null;
             locales: {
                 /** Format: uuid */
                 id: string;
@@ -11038,6 +11052,8 @@ export interface components {
             category_ids: string[];
             template_ids: string[];
             limit: number;
+            /** @description This feed's website, which wins over the media's site_url (null: the media's) */
+            site_url: string | null;
             /** @description The entry of the asked language (locale rule), null when the record has none */
             localized: {
                 /** Format: uuid */
@@ -12725,7 +12741,8 @@ export interface operations {
                  *       "default_locale": "en",
                  *       "locales": [
                  *         "en"
-                 *       ]
+                 *       ],
+                 *       "site_url": "https://example.com/"
                  *     }
                  */
                 "application/json": components["schemas"]["MediaUpdateInput"];
@@ -21368,6 +21385,7 @@ export interface operations {
                  *         "0193a5c4-2b6e-7d1f-9a3c-5e8f0b1d2c4a"
                  *       ],
                  *       "limit": 1,
+                 *       "site_url": "https://example.com/",
                  *       "locales": [
                  *         {
                  *           "locale": "en",
@@ -44871,7 +44889,6 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
-                    "Surrogate-Key": components["headers"]["Surrogate-Key"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45729,7 +45746,6 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
-                    "Surrogate-Key": components["headers"]["Surrogate-Key"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45809,7 +45825,6 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
-                    "Surrogate-Key": components["headers"]["Surrogate-Key"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45889,7 +45904,6 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
-                    "Surrogate-Key": components["headers"]["Surrogate-Key"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45969,7 +45983,6 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
-                    "Surrogate-Key": components["headers"]["Surrogate-Key"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46049,7 +46062,6 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
-                    "Surrogate-Key": components["headers"]["Surrogate-Key"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46129,7 +46141,6 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
-                    "Surrogate-Key": components["headers"]["Surrogate-Key"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46207,7 +46218,6 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
-                    "Surrogate-Key": components["headers"]["Surrogate-Key"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -56909,7 +56919,6 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
-                    "Surrogate-Key": components["headers"]["Surrogate-Key"];
                     [name: string]: unknown;
                 };
                 content: {

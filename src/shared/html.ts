@@ -51,6 +51,10 @@ const svgIcon: sanitizeHtml.IOptions = {
   },
 };
 
+/** Plain text as HTML text: the five characters HTML gives a meaning, as entities. */
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
 export const sanitizeRichText = (html: string): string => sanitizeHtml(html, richText);
 export const sanitizeSvg = (svg: string): string => sanitizeHtml(svg, svgIcon);
 

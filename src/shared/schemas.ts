@@ -2,6 +2,17 @@ import { z } from 'zod';
 
 export const uuid = z.uuid();
 
+/**
+ * A website's address (a media's, an RSS feed's): the channel link of its feeds, and the base of the
+ * links that feeds and sitemaps write for records without a canonical URL of their own.
+ */
+export const siteUrl = z
+  .url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' })
+  .max(2000)
+  // Record paths are appended to it: a query or a fragment would swallow them.
+  .refine((url) => !/[?#]/.test(url), 'must carry no query or fragment')
+  .describe("The website's address (absolute http(s), no query or fragment): the RSS channel link, and the base of feed and sitemap links of records without a canonical_url (<site_url>/<kind>/<id>)");
+
 /** A record key (a template's, a workspace's, a topic's…): what programs and templates refer to. */
 export const recordKey = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - or _ (at most 63)');
 

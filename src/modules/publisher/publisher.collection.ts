@@ -37,6 +37,8 @@ export type ProfileKind = 'events' | 'organizations' | 'people' | 'projects';
 export interface LinkPage {
   afterId?: string;
   limit: number;
+  /** Only records whose canonical URL is an http(s) URL (a media without a website links no other). */
+  canonicalOnly?: boolean;
 }
 export interface SitemapLink {
   id: string;

@@ -8,6 +8,8 @@ export const publisherErrors = {
   invalidWindow: (path: string) =>
     errors.validation('the end must come after the start', [{ path, message: 'must be after the start' }]),
   sitemapPageNotFound: () => errors.notFound('sitemap_page_not_found', 'this sitemap has no such page'),
+  /** A sitemap (or index) with nothing to list: sitemaps.org's schema wants at least one URL. */
+  sitemapNotFound: () => errors.notFound('sitemap_not_found', 'this sitemap has no URL to list'),
   /** Each collection's 404 and 409 (a live record has this key; a restore finds it taken). */
   menu: {
     notFound: () => errors.notFound('menu_not_found', 'menu not found'),

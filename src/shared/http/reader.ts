@@ -9,6 +9,8 @@ export interface MediaInfo {
   id: string;
   defaultLocale: string;
   locales: string[];
+  /** The media's website, the base of feed and sitemap links (null: none set). */
+  siteUrl: string | null;
 }
 
 declare module 'fastify' {

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { statusSchema, workspaceSchema } from '../../../src/modules/core/tenancy/tenancy.schemas.js';
 import { media, workspaces } from '../../../src/modules/core/tenancy/tenancy.table.js';
 import { type TestContext, createTestApp, testConfig } from '../../setup/app.js';
-import { ISO_MS, UUID } from '../../setup/expect.js';
+import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 import { backdate, insertWorkspaces } from '../../setup/rows.js';
 
@@ -41,8 +41,8 @@ describe('GET /core/v2/media', () => {
     const res = await viewer.get('/core/v2/media');
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
-    expect(Object.keys(data).sort()).toEqual(['default_locale', 'id', 'inserted_at', 'locales', 'name', 'updated_at']);
-    expect(data).toMatchObject({ id: seeded.mediaId, name: 'The Daily Planet', default_locale: 'en', locales: ['en', 'fr'] });
+    expect(Object.keys(data).sort()).toEqual(['default_locale', 'id', 'inserted_at', 'locales', 'name', 'site_url', 'updated_at']);
+    expect(data).toMatchObject({ id: seeded.mediaId, name: 'The Daily Planet', default_locale: 'en', locales: ['en', 'fr'], site_url: null });
     expect(data.inserted_at).toMatch(ISO_MS);
     expect(data.updated_at).toMatch(ISO_MS);
   });
@@ -110,6 +110,29 @@ describe('PATCH /core/v2/media', () => {
     expect(dropped.json().code).toBe('invalid_default_locale');
 
     expect((await api.get('/core/v2/media')).json().data).toMatchObject({ default_locale: 'en', locales: ['en', 'fr'] });
+  });
+
+  it('sets, keeps and clears the site_url, and refuses one that is not an absolute http(s) URL without query or fragment', async () => {
+    const own = await seedMedia(ctx.app);
+    const api = client(ctx.app, own.keys.admin);
+    const set = await api.patch('/core/v2/media', { site_url: 'https://www.example.com/news' });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data).toMatchObject({ id: own.mediaId, site_url: 'https://www.example.com/news' });
+    expect((await api.patch('/core/v2/media', { name: 'Renamed' })).json().data.site_url).toBe('https://www.example.com/news');
+    expect((await client(ctx.app, own.keys.viewer).get('/core/v2/media')).json().data.site_url).toBe('https://www.example.com/news');
+    // Another media's key sees its own media, never this site.
+    expect((await viewer.get('/core/v2/media')).json().data.site_url).toBeNull();
+
+    for (const site_url of ['www.example.com', '/news', 'ftp://example.com', 'javascript:alert(1)', 'https://example.com/?a=1', 'https://example.com/#top', `https://example.com/${'a'.repeat(2000)}`, 42, '']) {
+      const res = await api.patch('/core/v2/media', { site_url });
+      const body = expectError(res, 400, 'validation_failed');
+      expect(body.details!.map((d) => d.path), JSON.stringify(site_url)).toEqual(['site_url']);
+    }
+    expect((await api.get('/core/v2/media')).json().data.site_url).toBe('https://www.example.com/news');
+
+    const cleared = await api.patch('/core/v2/media', { site_url: null });
+    expect(cleared.json().data.site_url).toBeNull();
+    expect((await client(ctx.app, own.keys.editor).patch('/core/v2/media', { site_url: 'https://www.example.com' })).statusCode).toBe(403);
   });
 
   it('refuses unknown and server-owned fields, malformed locales and an empty locale list', async () => {

@@ -14,7 +14,7 @@ const OPERATOR_KEY = `op_${randomBytes(24).toString('hex')}`;
 type MediaWire = z.output<typeof mediaSchema>;
 type CreatedKeyWire = z.output<typeof createdApiKeySchema>;
 
-const MEDIA_FIELDS = ['default_locale', 'id', 'inserted_at', 'locales', 'name', 'updated_at'];
+const MEDIA_FIELDS = ['default_locale', 'id', 'inserted_at', 'locales', 'name', 'site_url', 'updated_at'];
 const KEY_FIELDS = ['expires_at', 'id', 'inserted_at', 'key', 'last_used_at', 'name', 'prefix', 'revoked_at', 'role', 'updated_at'];
 
 let ctx: TestContext;
@@ -47,6 +47,7 @@ describe('POST /operator/v1/medias', () => {
     expect(media.name).toBe('Daily Planet');
     expect(media.default_locale).toBe('fr');
     expect(media.locales).toEqual(['en', 'fr']);
+    expect(media.site_url).toBeNull();
     expect(media.inserted_at).toMatch(ISO_MS);
     expect(media.updated_at).toBe(media.inserted_at);
 
@@ -83,6 +84,16 @@ describe('POST /operator/v1/medias', () => {
     const { media } = await createMedia({ locales: ['de', 'en', 'de'] });
     expect(media.default_locale).toBe('de');
     expect(media.locales).toEqual(['de', 'en']);
+  });
+
+  it('takes an optional site_url, an absolute http(s) URL (400 naming it otherwise)', async () => {
+    const { media, admin_key } = await createMedia({ site_url: 'https://www.example.com' });
+    expect(media.site_url).toBe('https://www.example.com');
+    expect((await client(ctx.app, admin_key.key).get('/core/v2/media')).json().data).toEqual(media);
+    for (const site_url of ['example.com', 'mailto:desk@example.com', 'https://example.com/?q=1', null]) {
+      const body = expectError(await operator.post('/operator/v1/medias', { name: 'X', locales: ['en'], site_url }), 400, 'validation_failed');
+      expect(body.details!.map((d) => d.path)).toEqual(['site_url']);
+    }
   });
 
   it('refuses a default_locale outside locales with 400 invalid_default_locale, and creates nothing', async () => {

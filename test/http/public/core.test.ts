@@ -40,6 +40,7 @@ describe('Public (deprecated) GET /api/public/core/v2/medias/:media_id', () => {
       name: 'Le Quotidien',
       default_locale: 'fr',
       locales: ['fr', 'en'],
+      site_url: null,
       inserted_at: expect.any(String),
       updated_at: expect.any(String),
     });

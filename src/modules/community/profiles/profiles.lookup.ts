@@ -29,12 +29,12 @@ export async function liveProfileIds(db: Executor, mediaId: string, kind: Profil
 /** The ids among `ids` that are live, published profiles of the media (of any kind): what readers may see. */
 export const publishedProfileIds = liveIdsIn(profiles, publishedProfile);
 
-/** Published, live records of a kind for sitemaps, ordered by id, keyset after `afterId`. */
+/** Published, live records of a kind for sitemaps, ordered by id, keyset after `afterId` (only those with an http(s) canonical URL when `canonicalOnly`). */
 export async function publishedProfileLinks(
   db: Executor,
   mediaId: string,
   kind: ProfileKind,
-  page: { afterId?: string; limit: number },
+  page: { afterId?: string; limit: number; canonicalOnly?: boolean },
 ): Promise<Array<{ id: string; canonicalUrl: string | null; updatedAt: string }>> {
   return db
     .select({ id: profiles.id, canonicalUrl: profiles.canonicalUrl, updatedAt: isoText(profiles.updatedAt) })
@@ -46,6 +46,7 @@ export async function publishedProfileLinks(
         sql`${profiles.deletedAt} is null`,
         publishedProfile,
         page.afterId ? gt(profiles.id, page.afterId) : undefined,
+        page.canonicalOnly ? sql`${profiles.canonicalUrl} ~* '^https?://'` : undefined,
       ),
     )
     .orderBy(asc(profiles.id))

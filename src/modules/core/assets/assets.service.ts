@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db, Executor } from '../../../db/client.js';
+import { escapeHtml } from '../../../shared/html.js';
 import type { RequestContext } from '../../../shared/http/route.js';
 import { insertOrFind } from '../../../shared/idempotent.js';
 import type { Limiter } from '../../../shared/limiter.js';
@@ -32,9 +33,6 @@ const localeEntries = (entries: AssetImageLocaleInput[]) =>
     captionHtml: l.caption_html?.html ?? null,
     captionText: l.caption_html?.text ?? null,
   }));
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** A client's file name as a label: its last path segment, never a path. */
 const labelOf = (filename: string) => filename.split(/[/\\]/).pop()!.trim().slice(0, 300);

@@ -28,7 +28,7 @@ export const provisioningOperatorRoutes: FastifyPluginAsyncZod<{ provisioning: P
     idempotent: false,
     response: { 201: dataOf(provisionedMediaSchema) },
     handler: async (_ctx, { body }) => {
-      const { media, adminKey } = await provisioning.createMedia({ name: body.name, locales: body.locales, defaultLocale: body.default_locale });
+      const { media, adminKey } = await provisioning.createMedia({ name: body.name, locales: body.locales, defaultLocale: body.default_locale, siteUrl: body.site_url });
       return one({ media: toMedia(media), admin_key: { ...toApiKey(adminKey.row), key: adminKey.secret } });
     },
   });

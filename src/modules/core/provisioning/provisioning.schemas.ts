@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { locale } from '../../../shared/schemas.js';
+import { locale, siteUrl } from '../../../shared/schemas.js';
 import { createdApiKeySchema } from '../api-keys/api-keys.schemas.js';
 import { mediaSchema } from '../tenancy/tenancy.schemas.js';
 
@@ -8,6 +8,7 @@ export const mediaCreateBody = z
     name: z.string().trim().min(1).max(200),
     locales: z.array(locale).min(1).max(50).describe('Languages the media publishes in'),
     default_locale: locale.optional().describe('One of locales; the first of them when left out'),
+    site_url: siteUrl.optional(),
   })
   .meta({ id: 'MediaCreate', examples: [{ name: 'Daily Planet', locales: ['en', 'fr'], default_locale: 'en' }] });
 

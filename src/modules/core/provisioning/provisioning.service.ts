@@ -10,6 +10,7 @@ export interface MediaProvision {
   locales: string[];
   /** One of `locales`; the first of them when left out. */
   defaultLocale?: string | undefined;
+  siteUrl?: string | undefined;
 }
 
 /**
@@ -29,7 +30,7 @@ export function createProvisioningService(deps: { db: Db; tenancy: TenancyServic
         throw coreErrors.invalidDefaultLocale([{ path: 'default_locale', message: `must be one of ${locales.join(', ')}` }]);
       }
       return db.transaction(async (tx) => {
-        const { media, workspace } = await tenancy.createMedia({ name: input.name, defaultLocale, locales }, tx);
+        const { media, workspace } = await tenancy.createMedia({ name: input.name, defaultLocale, locales, siteUrl: input.siteUrl ?? null }, tx);
         const adminKey = await apiKeys.create(media.id, { name: 'admin', role: 'admin' }, undefined, tx);
         return { media, workspace, adminKey };
       });

@@ -6,6 +6,7 @@ export const toMedia = (row: MediaRow) => ({
   name: row.name,
   default_locale: row.defaultLocale,
   locales: row.locales,
+  site_url: row.siteUrl,
   inserted_at: iso(row.insertedAt),
   updated_at: iso(row.updatedAt),
 });

@@ -15,7 +15,7 @@ export const tenancyReaderRoutes: FastifyPluginAsyncZod<{ tenancy: TenancyServic
     operationId: 'readerGetMedia',
     serves: 'media',
     summary: 'Media overview',
-    description: 'The media named by x-service-media-id: name and languages.',
+    description: 'The media named by x-service-media-id: name, languages and website.',
     tag: coreTags.readerMedia,
     access: { scope: 'media:read' },
     response: { 200: dataOf(mediaSchema) },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, locale, recordKey, uuid } from '../../../shared/schemas.js';
+import { isoTimestamp, locale, recordKey, siteUrl, uuid } from '../../../shared/schemas.js';
 
 export const mediaSchema = z
   .object({
@@ -7,6 +7,7 @@ export const mediaSchema = z
     name: z.string(),
     default_locale: locale,
     locales: z.array(locale).describe('Languages this media publishes in; locale entries must use one of them'),
+    site_url: z.string().nullable().describe(siteUrl.description!),
     inserted_at: isoTimestamp,
     updated_at: isoTimestamp,
   })
@@ -17,6 +18,7 @@ export const mediaUpdateBody = z
     name: z.string().trim().min(1).max(200).optional(),
     default_locale: locale.optional(),
     locales: z.array(locale).min(1).max(50).optional(),
+    site_url: siteUrl.nullable().optional(),
   })
   .meta({ id: 'MediaUpdate' });
 

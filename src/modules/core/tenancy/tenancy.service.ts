@@ -20,6 +20,7 @@ export interface NewMedia {
   name: string;
   defaultLocale: string;
   locales: string[];
+  siteUrl?: string | null;
 }
 
 export function createTenancyService(deps: { db: Db; repo: TenancyRepository; cacheBus?: CacheBus }) {
@@ -87,7 +88,8 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
       if (!locales.includes(defaultLocale)) {
         throw coreErrors.invalidDefaultLocale([{ path: 'default_locale', message: `must be one of ${locales.join(', ')}` }]);
       }
-      const row = await repo.updateMedia(db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales });
+      const siteUrl = patch.site_url === undefined ? current.siteUrl : patch.site_url;
+      const row = await repo.updateMedia(db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales, siteUrl });
       if (!row) throw coreErrors.mediaNotFound();
       forget(mediaId);
       return row;

@@ -6,6 +6,7 @@ export const media = pgTable('media', {
   name: text('name').notNull(),
   defaultLocale: text('default_locale').notNull(),
   locales: text('locales').array().notNull(),
+  siteUrl: text('site_url'),
   ...timestamps(),
 });
 

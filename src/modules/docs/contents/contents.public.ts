@@ -28,8 +28,8 @@ export interface FeedContent {
   canonicalUrl: string | null;
   publishedAt: string;
   updatedAt: string;
-  /** The language entries, live ones only: the caller picks one by the locale rule. */
-  locales: Array<{ locale: string; title: string; lead: string | null }>;
+  /** The language entries, live ones only: the caller picks one by the locale rule. `title` is plain text, `leadHtml` sanitized HTML. */
+  locales: Array<{ locale: string; title: string; leadHtml: string | null }>;
 }
 
 /**
@@ -59,7 +59,7 @@ export async function feedContents(
       canonicalUrl: sql<string | null>`${contents.canonicalUrl}`.as('canonicalUrl'),
       publishedAt: isoText(contents.publishedAt).as('publishedAt'),
       updatedAt: isoText(contents.updatedAt).as('updatedAt'),
-      locales: sql<FeedContent['locales']>`coalesce((select json_agg(json_build_object('locale', l.locale, 'title', l.title_text, 'lead', l.lead_text) order by l.locale)
+      locales: sql<FeedContent['locales']>`coalesce((select json_agg(json_build_object('locale', l.locale, 'title', l.title_text, 'leadHtml', l.lead_html) order by l.locale)
         from ${contentLocales} l where l.content_id = ${ownId} and l.deleted_at is null), '[]'::json)`.as('locales'),
     })
     .from(contents)
@@ -69,16 +69,26 @@ export async function feedContents(
   return rows as FeedContent[];
 }
 
-/** Published contents for sitemaps, ordered by id, keyset after `afterId`: the shape community's profile links have. */
+/**
+ * Published contents for sitemaps, ordered by id, keyset after `afterId` (only those with an http(s)
+ * canonical URL when `canonicalOnly`): the shape community's profile links have.
+ */
 export async function publishedContentLinks(
   db: Executor,
   mediaId: string,
-  page: { afterId?: string; limit: number },
+  page: { afterId?: string; limit: number; canonicalOnly?: boolean },
 ): Promise<Array<{ id: string; canonicalUrl: string | null; updatedAt: string }>> {
   return db
     .select({ id: contents.id, canonicalUrl: contents.canonicalUrl, updatedAt: isoText(contents.updatedAt) })
     .from(contents)
-    .where(and(eq(contents.mediaId, mediaId), contentRecord.filter('published'), page.afterId ? gt(contents.id, page.afterId) : undefined))
+    .where(
+      and(
+        eq(contents.mediaId, mediaId),
+        contentRecord.filter('published'),
+        page.afterId ? gt(contents.id, page.afterId) : undefined,
+        page.canonicalOnly ? sql`${contents.canonicalUrl} ~* '^https?://'` : undefined,
+      ),
+    )
     .orderBy(asc(contents.id))
     .limit(page.limit);
 }

@@ -10,6 +10,7 @@ export const rssFeeds = pgTable(
     categoryIds: uuid('category_ids').array().notNull().default([]),
     templateIds: uuid('template_ids').array().notNull().default([]),
     limit: integer('item_limit').notNull().default(20),
+    siteUrl: text('site_url'),
   },
   (t) => recordIndexes('rss_feeds', t),
 );

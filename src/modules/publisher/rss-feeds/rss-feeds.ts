@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { aggregate, part } from '../../../shared/aggregate.js';
 import { recordSchemas } from '../../../shared/records.js';
-import { uuid } from '../../../shared/schemas.js';
+import { siteUrl, uuid } from '../../../shared/schemas.js';
 import { type PublisherCollection, keyInput, named, reference } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { rssFeedLocales, rssFeeds } from './rss-feeds.table.js';
@@ -26,12 +26,22 @@ export const rssFeedsCollection = {
   name: 'rss-feeds',
   agg: rssFeedAggregate,
   schemas: recordSchemas('RssFeed', {
-    fields: { key: z.string(), category_ids: z.array(uuid), template_ids: z.array(uuid), limit: z.int() },
+    fields: {
+      key: z.string(),
+      category_ids: z.array(uuid),
+      template_ids: z.array(uuid),
+      limit: z.int(),
+      site_url: z.string().nullable().describe("This feed's website, which wins over the media's site_url (null: the media's)"),
+    },
     input: {
       key: keyInput,
       category_ids: ids('categories').optional(),
       template_ids: ids('templates').optional(),
       limit: z.int().min(1).max(100).optional().describe('How many contents the feed lists, newest first (default 20)'),
+      site_url: siteUrl
+        .nullable()
+        .optional()
+        .describe("This feed's website, which wins over the media's site_url: the channel link and the base of its items' links (absolute http(s), no query or fragment)"),
     },
     locale: { title: z.string(), description: z.string().nullable() },
     localeInput: { title: z.string().trim().min(1).max(200), description: z.string().max(2000).nullable().optional() },

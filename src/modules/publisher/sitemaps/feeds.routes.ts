@@ -1,15 +1,16 @@
 import { Readable } from 'node:stream';
-import { Feed } from 'feed';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
+import { escapeHtml } from '../../../shared/html.js';
 import { sendConditional } from '../../../shared/http/conditional.js';
-import { pickLocale } from '../../../shared/http/reader.js';
+import { type MediaInfo, pickLocale } from '../../../shared/http/reader.js';
 import { type ContentResponse, type RequestContext, route } from '../../../shared/http/route.js';
 import { idParams, locale, queryInt, uuid } from '../../../shared/schemas.js';
-import type { CollectionService, FeedContent, PublisherDeps, SitemapLink } from '../publisher.collection.js';
+import type { CollectionService, FeedContent, LinkPage, PublisherDeps, SitemapLink } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
+import { type RssItem, rss2 } from './rss.js';
 
 /** sitemaps.org: at most 50,000 URLs a file; more are split into files the index lists. */
 export const SITEMAP_LIMIT = 50_000;
@@ -26,8 +27,6 @@ const mediaId = uuid.optional().describe('The media, for clients that send no x-
 const xml = (type: string, description: string): ContentResponse => ({ description, content: { [type]: { schema: z.string() } } });
 const RSS_TYPE = 'application/rss+xml; charset=utf-8';
 const XML_TYPE = 'application/xml; charset=utf-8';
-const EMPTY_URLSET = '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>';
-const EMPTY_INDEX = '<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></sitemapindex>';
 /** Feeds and sitemaps change with publishing: clients may keep them 5 minutes, then revalidate. */
 const MAX_AGE = 300;
 
@@ -38,18 +37,28 @@ const newest = (dates: Array<string | null | undefined>): Date | null => {
 
 const isWebUrl = (url: string | null): url is string => url !== null && /^https?:\/\//i.test(url);
 
+/**
+ * A record's web address: its own canonical URL, else `<site>/<kind>/<id>` under the website when
+ * one is set (site_url carries no query or fragment), else none.
+ */
+const webUrlOf = (kind: string, record: { id: string; canonicalUrl: string | null }, site: string | null): string | null =>
+  isWebUrl(record.canonicalUrl) ? record.canonicalUrl : site ? `${site.replace(/\/+$/, '')}/${kind}/${record.id}` : null;
+
 export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: PublisherDeps['feeds']; rssFeeds: CollectionService }> = async (
   app,
   { db, feeds, rssFeeds },
 ) => {
-  const linksOf = (kind: SitemapKind, media: string, page: { afterId?: string; limit: number }) =>
+  const linksOf = (kind: SitemapKind, media: string, page: LinkPage) =>
     kind === 'contents' ? feeds.contentLinks(db, media, page) : feeds.profileLinks(db, media, kind, page);
 
-  /** The files of a kind: each file's links (published records with a web URL), 50,000 at most, walked by id. */
-  async function* files(kind: SitemapKind, media: string): AsyncGenerator<SitemapLink[]> {
+  /**
+   * The files of a kind: each file's links, 50,000 at most, walked by id: the published records with a
+   * web URL, which is every one when the media has a website, else those with a canonical URL.
+   */
+  async function* files(kind: SitemapKind, media: MediaInfo): AsyncGenerator<SitemapLink[]> {
     let afterId: string | undefined;
     for (;;) {
-      const links = await linksOf(kind, media, { ...(afterId && { afterId }), limit: SITEMAP_LIMIT });
+      const links = await linksOf(kind, media.id, { ...(afterId && { afterId }), limit: SITEMAP_LIMIT, canonicalOnly: !media.siteUrl });
       if (links.length === 0) return;
       yield links;
       if (links.length < SITEMAP_LIMIT) return;
@@ -65,7 +74,7 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
     operationId: 'readerGetRssFeed',
     summary: 'RSS feed by id',
     description:
-      "RSS 2.0 of the feed's latest published contents (newest publication first, at most its `limit`), in the asked language by the locale rule.",
+      "RSS 2.0 of the feed's latest published contents (newest publication first, at most its `limit`), in the asked language by the locale rule. The channel links to the feed's site_url, else the media's, else the API's origin; an item to its canonical_url, else `<site_url>/contents/<id>`, else its Reader URL. Titles are text escaped for HTML, descriptions the leads' sanitized HTML.",
     tag,
     access: { anonymous: true, mediaFromQuery: true },
     // RSS links are absolute, under the Public twin too.
@@ -80,29 +89,30 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
         categoryIds: string[];
         templateIds: string[];
         limit: number;
+        siteUrl: string | null;
         updatedAt: string;
         locales: Array<{ locale: string; title: string; description: string | null }>;
       };
       const { entry, meta } = pickLocale(feed.locales, query.locale, req.media.defaultLocale);
+      // The feed's website before the media's; without either, the API's origin as before.
+      const site = feed.siteUrl ?? req.media.siteUrl;
       const language = meta.current ?? req.media.defaultLocale;
       const items = await feeds.contents(db, ctx.mediaId, { categoryIds: feed.categoryIds, templateIds: feed.templateIds, limit: feed.limit });
       const self = selfUrl(req.linkOrigin, `/rss/${feed.id}`, ctx.mediaId);
       const updated = newest([feed.updatedAt, ...items.map((i) => i.updatedAt)]);
-      const rss = new Feed({
-        id: self,
-        title: entry?.title ?? '',
-        description: entry?.description ?? '',
-        link: req.linkOrigin,
+      const channel = {
+        title: escapeHtml(entry?.title ?? ''),
+        description: escapeHtml(entry?.description ?? ''),
+        link: site ?? req.linkOrigin,
+        self,
         language,
-        feedLinks: { rss: self },
-        generator: 'media-publishing-service',
-        ...(updated && { updated }),
-      });
-      for (const item of items) rss.addItem(feedItem(item, language, req.media.defaultLocale, req.linkOrigin));
+        updated,
+      };
+      const body = () => rss2(channel, items.map((item) => feedItem(item, { language, fallback: req.media.defaultLocale, origin: req.linkOrigin, site })));
       // The document follows from the feed and its items as read (each content's updated_at moves with any edit):
       // a feed reader's conditional request is answered from them, without writing the XML.
-      const version = JSON.stringify([self, feed.updatedAt, language, entry?.locale, items.map((i) => [i.id, i.updatedAt, i.publishedAt])]);
-      return sendConditional(req, reply, { body: () => rss.rss2(), version, type: RSS_TYPE, lastModified: updated, maxAge: MAX_AGE });
+      const version = JSON.stringify([self, site, feed.updatedAt, language, entry?.locale, items.map((i) => [i.id, i.updatedAt, i.publishedAt])]);
+      return sendConditional(req, reply, { body, version, type: RSS_TYPE, lastModified: updated, maxAge: MAX_AGE });
     },
   });
 
@@ -112,29 +122,26 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
       url: `/sitemaps/${kind}.xml`,
       operationId: `readerGet${kind[0]!.toUpperCase()}${kind.slice(1)}Sitemap`,
       summary: `Sitemap of ${kind}`,
-      description: `The canonical URLs of the published ${kind} with their lastmod, ${SITEMAP_LIMIT.toLocaleString('en')} at most a file: \`page\` (from 1) names the file, as the sitemap index lists them.`,
+      description: `The web URLs of the published ${kind} with their lastmod, ${SITEMAP_LIMIT.toLocaleString('en')} at most a file: \`page\` (from 1) names the file, as the sitemap index lists them. A record's URL is its canonical_url, else \`<site_url>/${kind}/<id>\` when the media has a site_url (else it is left out). 404 \`sitemap_not_found\` when the media has none to list (a urlset must list at least one), \`sitemap_page_not_found\` past the last file.`,
       tag,
       access: { anonymous: true, mediaFromQuery: true },
       querystring: z.object({ media_id: mediaId, page: queryInt(1, 100_000).optional().describe('The file, from 1 (default)') }),
       response: { 200: xml('application/xml', 'A sitemaps.org urlset') },
       errors: [404],
-      handler: async (ctx, { query }, reply) => {
+      handler: async (_ctx, { query }, reply) => {
+        const media = reply.request.media;
         const page = query.page ?? 1;
         let links: SitemapLink[] = [];
         let n = 0;
-        for await (const file of files(kind, ctx.mediaId)) {
+        for await (const file of files(kind, media)) {
           if (++n === page) {
             links = file;
             break;
           }
         }
-        if (page > 1 && n < page) throw publisherErrors.sitemapPageNotFound();
-        const urls = links.filter((l) => isWebUrl(l.canonicalUrl)).map((l) => ({ url: l.canonicalUrl!, lastmod: l.updatedAt }));
-        // The library refuses to end a stream with no URL: a kind with none is an empty urlset.
-        const body =
-          urls.length === 0
-            ? EMPTY_URLSET
-            : (await streamToPromise(Readable.from(urls).pipe(new SitemapStream({ xmlns: { news: false, video: false, image: false, xhtml: false } })))).toString();
+        if (n < page) throw page === 1 ? publisherErrors.sitemapNotFound() : publisherErrors.sitemapPageNotFound();
+        const urls = links.map((l) => ({ url: webUrlOf(kind, l, media.siteUrl)!, lastmod: l.updatedAt }));
+        const body = (await streamToPromise(Readable.from(urls).pipe(new SitemapStream({ xmlns: { news: false, video: false, image: false, xhtml: false } })))).toString();
         return sendConditional(reply.request, reply, { body, type: XML_TYPE, lastModified: newest(links.map((l) => l.updatedAt)), maxAge: MAX_AGE });
       },
     });
@@ -145,39 +152,43 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
     url: '/sitemaps/index.xml',
     operationId: 'readerGetSitemapIndex',
     summary: 'Sitemap index',
-    description: 'Every sitemap file of the media (contents, events, organizations, people, projects; split by 50,000 URLs) with its lastmod.',
+    description:
+      'Every sitemap file of the media (contents, events, organizations, people, projects; split by 50,000 URLs) with its lastmod; a kind with no URL has no file. 404 `sitemap_not_found` when the media has no file at all (an index must list at least one).',
     tag,
     access: { anonymous: true, mediaFromQuery: true },
     querystring: z.object({ media_id: mediaId }),
     response: { 200: xml('application/xml', 'A sitemaps.org sitemapindex') },
+    errors: [404],
     handler: async (ctx, _input, reply) => {
       const req = reply.request;
       const entries: Array<{ url: string; lastmod?: string }> = [];
       for (const kind of SITEMAP_KINDS) {
         let n = 0;
-        for await (const file of files(kind, ctx.mediaId)) {
+        for await (const file of files(kind, req.media)) {
           n++;
           const lastmod = newest(file.map((l) => l.updatedAt));
           entries.push({ url: selfUrl(req.linkOrigin, `/sitemaps/${kind}.xml`, ctx.mediaId, n > 1 ? `&page=${n}` : ''), ...(lastmod && { lastmod: lastmod.toISOString() }) });
         }
       }
-      const body = entries.length === 0 ? EMPTY_INDEX : (await streamToPromise(Readable.from(entries).pipe(new SitemapIndexStream()))).toString();
+      if (entries.length === 0) throw publisherErrors.sitemapNotFound();
+      const body = (await streamToPromise(Readable.from(entries).pipe(new SitemapIndexStream()))).toString();
       return sendConditional(req, reply, { body, type: XML_TYPE, lastModified: newest(entries.map((e) => e.lastmod)), maxAge: MAX_AGE });
     },
   });
 };
 
-/** A content as an RSS item: the feed's language (else the media's default, else any), its canonical URL or its Reader URL. */
-function feedItem(item: FeedContent, language: string, fallback: string, origin: string) {
-  const { entry } = pickLocale(item.locales, language, fallback);
-  const link = isWebUrl(item.canonicalUrl) ? item.canonicalUrl : `${origin}/api/media/v1/contents/${item.id}`;
+/**
+ * A content as an RSS item: the feed's language (else the media's default, else any), its web URL (canonical, else
+ * under the website) or else its Reader URL; the title is the entry's plain text escaped for HTML, the description
+ * its lead as sanitized HTML.
+ */
+function feedItem(item: FeedContent, at: { language: string; fallback: string; origin: string; site: string | null }): RssItem {
+  const { entry } = pickLocale(item.locales, at.language, at.fallback);
   return {
-    title: entry?.title ?? '',
-    id: item.id,
+    title: escapeHtml(entry?.title ?? ''),
+    link: webUrlOf('contents', item, at.site) ?? `${at.origin}/api/media/v1/contents/${item.id}`,
     guid: item.id,
-    link,
-    ...(entry?.lead && { description: entry.lead }),
-    date: new Date(item.publishedAt),
     published: new Date(item.publishedAt),
+    description: entry?.leadHtml ?? null,
   };
 }
