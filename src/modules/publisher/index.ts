@@ -6,14 +6,8 @@ import { distributionsCollection } from './distributions/distributions.js';
 import { mediaBlocksCollection } from './media-blocks/media-blocks.js';
 import { menusCollection } from './menus/menus.js';
 import { menusPublicRoutes } from './menus/menus.public.routes.js';
-import {
-  type CollectionService,
-  type PublisherCollection,
-  type PublisherDeps,
-  collectionBackofficeRoutes,
-  collectionReaderRoutes,
-  collectionService,
-} from './publisher.collection.js';
+import type { PublisherDeps, PublisherRecord } from './publisher.collection.js';
+import { type DeclaredService, declaredService, recordBackofficeRoutes, recordReaderRoutes } from '../../shared/record/index.js';
 import { publicationsCollection } from './publications/publications.js';
 import { publisherCollectionsPublicRoutes } from './publisher.public.routes.js';
 import { releasesCollection } from './releases/releases.js';
@@ -43,15 +37,15 @@ const COLLECTIONS = {
   announcements: announcementsCollection,
   releases: releasesCollection,
   distributions: distributionsCollection,
-} satisfies Record<string, PublisherCollection>;
+} satisfies Record<string, PublisherRecord>;
 
 type CollectionName = keyof typeof COLLECTIONS;
 
 export function createPublisherServices(deps: PublisherDeps & { db: Db; pager: Paginator }) {
   const { db, pager } = deps;
   const collections = Object.fromEntries(
-    Object.entries(COLLECTIONS).map(([name, c]) => [name, collectionService(deps, c)]),
-  ) as Record<CollectionName, CollectionService>;
+    Object.entries(COLLECTIONS).map(([name, c]) => [name, declaredService(deps, c)]),
+  ) as Record<CollectionName, DeclaredService>;
   return {
     topics: createTopicsService({ db, repo: createTopicsRepository(pager) }),
     ...collections,
@@ -67,7 +61,7 @@ export const publisherBackofficeRoutes: FastifyPluginAsyncZod<{ publisher: Publi
   await app.register(topicsBackofficeRoutes, { prefix: '/publisher/v2', topics: publisher.topics });
   await app.register(
     async (scope) => {
-      for (const [name, c] of Object.entries(COLLECTIONS)) collectionBackofficeRoutes(scope, c, publisher[name as CollectionName]);
+      for (const [name, c] of Object.entries(COLLECTIONS)) recordBackofficeRoutes(scope, c, publisher[name as CollectionName]);
     },
     { prefix: '/publisher/v2' },
   );
@@ -77,7 +71,7 @@ export const publisherBackofficeRoutes: FastifyPluginAsyncZod<{ publisher: Publi
 export const publisherReaderRoutes: FastifyPluginAsyncZod<{ publisher: PublisherServices }> = async (app, { publisher }) => {
   await app.register(topicsReaderRoutes, { topics: publisher.topics });
   await app.register(feedsReaderRoutes, { db: publisher.feeds.db, feeds: publisher.feeds.lists, rssFeeds: publisher.rssFeeds });
-  for (const [name, c] of Object.entries(COLLECTIONS)) collectionReaderRoutes(app, c, publisher[name as CollectionName]);
+  for (const [name, c] of Object.entries(COLLECTIONS)) recordReaderRoutes(app, c, publisher[name as CollectionName]);
 };
 
 /** Publisher's deprecated Public routes under /api/public: a menu by key, the collections' records, RSS feeds, an organization's records. */

@@ -6,7 +6,8 @@ import { idParams, uuid } from '../../shared/schemas.js';
 import { announcementsCollection } from './announcements/announcements.js';
 import { distributionsCollection } from './distributions/distributions.js';
 import { mediaBlocksCollection } from './media-blocks/media-blocks.js';
-import { type CollectionService, type PublisherCollection, collectionListRoute } from './publisher.collection.js';
+import { type PublisherRecord, ofOrganization } from './publisher.collection.js';
+import { type DeclaredService, recordReaderList } from '../../shared/record/index.js';
 import { publicationsCollection } from './publications/publications.js';
 import { publisherTags } from './publisher.tags.js';
 import { releasesCollection } from './releases/releases.js';
@@ -14,7 +15,7 @@ import { rssFeedsCollection } from './rss-feeds/rss-feeds.js';
 import { webpagesCollection } from './webpages/webpages.js';
 
 export interface PublisherPublicOptions {
-  collections: Record<'announcements' | 'distributions' | 'releases' | 'mediaBlocks' | 'publications' | 'rssFeeds' | 'webpages', CollectionService>;
+  collections: Record<'announcements' | 'distributions' | 'releases' | 'mediaBlocks' | 'publications' | 'rssFeeds' | 'webpages', DeclaredService>;
   /** The media of a published organization (community's), else its 404. */
   organizationMedia: (id: string) => Promise<string>;
 }
@@ -28,7 +29,7 @@ const mediaParams = z.object({ media_id: uuid.describe('The media') });
  * take the Reader's list declaration (`collectionListRoute`) under their own path.
  */
 export const publisherCollectionsPublicRoutes: FastifyPluginAsyncZod<PublisherPublicOptions> = async (app, { collections, organizationMedia }) => {
-  const of = (c: PublisherCollection, service: CollectionService) => ({ param: 'id', of: (id: string) => service.mediaOf(id, c.reader?.view as never) });
+  const of = (c: PublisherRecord, service: DeclaredService) => ({ param: 'id', of: (id: string) => service.mediaOf(id, c.reader?.view as never) });
 
   for (const [c, service] of [
     [announcementsCollection, collections.announcements],
@@ -55,12 +56,11 @@ export const publisherCollectionsPublicRoutes: FastifyPluginAsyncZod<PublisherPu
   });
 
   route(app, {
-    ...collectionListRoute(publicationsCollection, collections.publications, {
+    ...recordReaderList(publicationsCollection, collections.publications, {
       description: 'Deprecated, with no Reader successor: where the media\'s contents went out beside its own site, newest first.',
     }),
     url: '/publisher/v2/medias/:media_id/publications',
     operationId: 'publicListPublications',
-    serves: 'publication',
     tag,
     access: { anonymous: true },
     params: mediaParams,
@@ -70,12 +70,11 @@ export const publisherCollectionsPublicRoutes: FastifyPluginAsyncZod<PublisherPu
   // Under /core, where the media's feeds were listed; the feeds are publisher's records.
   const feed = successorOf(app, 'readerGetRssFeed');
   route(app, {
-    ...collectionListRoute(rssFeedsCollection, collections.rssFeeds, {
+    ...recordReaderList(rssFeedsCollection, collections.rssFeeds, {
       description: `Deprecated: the media's RSS feeds, newest first; read each at the Reader operation GET ${feed}.`,
     }),
     url: '/core/v2/medias/:media_id/feeds',
     operationId: 'publicListRssFeeds',
-    serves: 'rss_feed',
     summary: "The media's RSS feeds",
     tag,
     access: { anonymous: true },
@@ -90,11 +89,11 @@ export const publisherCollectionsPublicRoutes: FastifyPluginAsyncZod<PublisherPu
   ] as const) {
     const successor = successorOf(app, `readerList${c.names.many}`);
     route(app, {
-      ...collectionListRoute(c, service, {
+      ...recordReaderList(c, service, {
         description: `Deprecated: use the Reader operation GET ${successor}. The organization's ${c.plural} that readers see, in the Reader list's order.`,
-        organization: true,
+        filter: ofOrganization(c),
       }),
-      url: `/community/v2/organizations/:id/${c.name}`,
+      url: `/community/v2/organizations/:id${c.path}`,
       operationId: `publicListOrganization${c.names.many}`,
       summary: `An organization's ${c.plural}`,
       tag,

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { one } from '../envelopes.js';
 import type { Page } from '../paging.js';
-import { readerRecordOf, wirePlan } from '../records.js';
+import { readerRecordOf, wirePlan } from '../record/wire.js';
 import { type PagingQuery, dataOf, idParams } from '../schemas.js';
 import { localeQuery, readerList, readerListOf, readerListQuery, readerView } from './reader.js';
 import { type Access, type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } from './route.js';

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { isoText } from '../../../shared/aggregate.js';
-import { liveIdsIn } from '../../../shared/records.js';
+import { liveIdsIn } from '../../../shared/record/index.js';
 import { statuses } from '../../core/tenancy/tenancy.table.js';
 import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
 import { profiles } from './profiles.table.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { list } from '../../../shared/envelopes.js';
 import { route } from '../../../shared/http/route.js';
-import { wireOf, wirePlan } from '../../../shared/records.js';
+import { wireOf, wirePlan } from '../../../shared/record/index.js';
 import { isoTimestamp, listOf, pagingQuery, timestampInput, uuid } from '../../../shared/schemas.js';
 import { coreTags } from '../core.tags.js';
 import type { AuditService } from './audit.service.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { one } from '../../../shared/envelopes.js';
 import { backofficeResource } from '../../../shared/http/resource.js';
 import { route } from '../../../shared/http/route.js';
-import { backofficeRecordOf, wireOf, wirePlan } from '../../../shared/records.js';
+import { backofficeRecordOf, wireOf, wirePlan } from '../../../shared/record/index.js';
 import { dataOf } from '../../../shared/schemas.js';
 import { coreTags } from '../core.tags.js';
 import { type WebhookDeliveryWire, type WebhookWire, createdWebhookSchema, deliveryParams, webhookDeliverySchema, webhookSchema, webhookSchemas } from './webhooks.schemas.js';

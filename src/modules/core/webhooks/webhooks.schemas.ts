@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recordSchemas } from '../../../shared/records.js';
+import { recordSchemas } from '../../../shared/record/index.js';
 import { isoTimestamp, uuid } from '../../../shared/schemas.js';
 
 /** The actions a record's event names; `purge` carries the surrogate keys a write invalidates. */

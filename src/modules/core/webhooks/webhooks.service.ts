@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client.js';
 import type { JobRunner } from '../../../db/job-queue.js';
 import type { RequestContext } from '../../../shared/http/route.js';
 import type { Paginator } from '../../../shared/paging.js';
-import { recordService } from '../../../shared/records.js';
+import { recordService } from '../../../shared/record/index.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { coreErrors } from '../core.errors.js';
 import { newWebhookSecret, sendWebhook, signWebhook, unsafeWebhookUrl } from './webhooks.delivery.js';

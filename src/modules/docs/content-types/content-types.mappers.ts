@@ -1,4 +1,4 @@
-import { toDescribedRecord } from '../../../shared/described-records.js';
+import { toDescribedRecord } from '../../../shared/record/index.js';
 
 /** A content type on the Backoffice wire: the shared described-record shape. */
 export const toContentType = toDescribedRecord;

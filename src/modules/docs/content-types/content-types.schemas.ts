@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { describedRecordSchemas } from '../../../shared/described-records.js';
+import { describedRecordSchemas } from '../../../shared/record/index.js';
 
 const schemas = describedRecordSchemas({ record: 'ContentType', create: 'ContentTypeCreate', update: 'ContentTypeUpdate' });
 export const contentTypeSchema = schemas.record;

@@ -1,6 +1,6 @@
 import type { Db, Executor } from '../../../db/client.js';
 import type { Paginator } from '../../../shared/paging.js';
-import { recordService } from '../../../shared/records.js';
+import { recordService } from '../../../shared/record/index.js';
 import { docsErrors } from '../docs.errors.js';
 import { contentTypeAggregate } from './content-types.repository.js';
 import type { contentTypes } from './content-types.table.js';

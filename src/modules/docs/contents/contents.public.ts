@@ -1,7 +1,7 @@
 import { type SQL, and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { isoText } from '../../../shared/aggregate.js';
-import { liveIdsIn } from '../../../shared/records.js';
+import { liveIdsIn } from '../../../shared/record/index.js';
 import { templates } from '../templates/templates.table.js';
 import { contentRecord } from './contents.repository.js';
 import { contentCategories, contentLocales, contents } from './contents.table.js';

@@ -1,6 +1,6 @@
 import type { Db, Executor } from '../../../db/client.js';
 import type { Paginator } from '../../../shared/paging.js';
-import { recordService } from '../../../shared/records.js';
+import { recordService } from '../../../shared/record/index.js';
 import { magazinesErrors } from '../magazines.errors.js';
 import { issueTypeAggregate } from './issue-types.repository.js';
 import type { issueTypes } from './issue-types.table.js';

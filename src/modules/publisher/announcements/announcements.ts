@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { aggregate, part } from '../../../shared/aggregate.js';
 import { richHtml } from '../../../shared/html.js';
-import { recordSchemas } from '../../../shared/records.js';
+import { recordSchemas } from '../../../shared/record/index.js';
 import { isoTimestamp, timestampInput, uuid } from '../../../shared/schemas.js';
-import { type PublisherCollection, named, reference } from '../publisher.collection.js';
+import { type PublisherRecord, publisherRecord, reference } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { announcementLocales, announcements } from './announcements.table.js';
 
@@ -32,7 +32,6 @@ const windowOk = (startsAt: unknown, endsAt: unknown) => {
 };
 
 export const announcementsCollection = {
-  name: 'announcements',
   agg: announcementAggregate,
   schemas: recordSchemas('Announcement', {
     fields: { organization_id: uuid.nullable(), starts_at: isoTimestamp.nullable(), ends_at: isoTimestamp.nullable(), link_url: z.string().nullable() },
@@ -46,7 +45,7 @@ export const announcementsCollection = {
     localeInput: { title: z.string().trim().min(1).max(300), body_html: richHtml().nullable().optional() },
     createRule: { check: (b) => windowOk(b.starts_at, b.ends_at), message: 'must be after starts_at', path: 'ends_at' },
   }),
-  ...named('announcement', 'announcements', publisherErrors.announcement),
+  ...publisherRecord('/announcements', 'announcement', 'announcements', publisherErrors.announcement),
   notes: { create: 'Readers see it between starts_at and ends_at (either open); ends_at must come after starts_at.' },
   references: [reference('organizations')],
   checkUpdate: (current, patch) => {
@@ -55,4 +54,4 @@ export const announcementsCollection = {
     if (!windowOk(startsAt, endsAt)) throw publisherErrors.invalidWindow('ends_at');
   },
   reader: { path: '/announcements', view: 'current', list: 'Announcements inside their display window, newest first.' },
-} satisfies PublisherCollection;
+} satisfies PublisherRecord;

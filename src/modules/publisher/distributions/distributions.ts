@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { aggregate, part } from '../../../shared/aggregate.js';
-import { recordSchemas } from '../../../shared/records.js';
+import { recordSchemas } from '../../../shared/record/index.js';
 import { uuid } from '../../../shared/schemas.js';
-import { type PublisherCollection, named, reference } from '../publisher.collection.js';
+import { type PublisherRecord, publisherRecord, reference } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { distributionEntries, distributionLocales, distributions } from './distributions.table.js';
 
@@ -27,7 +27,6 @@ export const distributionAggregate = aggregate(distributions, {
 const roleName = z.object({ role: z.string(), name: z.string() });
 
 export const distributionsCollection = {
-  name: 'distributions',
   agg: distributionAggregate,
   schemas: recordSchemas('Distribution', {
     fields: {
@@ -71,8 +70,8 @@ export const distributionsCollection = {
       },
     },
   }),
-  ...named('distribution', 'distributions', publisherErrors.distribution),
+  ...publisherRecord('/distributions', 'distribution', 'distributions', publisherErrors.distribution),
   notes: { create: 'The credits of one event or one project (exactly one), owned by an organization; every id names a live record of the media (404 naming the field).' },
   references: [reference('organizations'), reference('events'), reference('projects'), reference('people', 'entries[].profile_id')],
   reader: { path: '/distributions', list: 'Distributions (credits), newest first.' },
-} satisfies PublisherCollection;
+} satisfies PublisherRecord;

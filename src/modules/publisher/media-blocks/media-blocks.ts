@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { aggregate, part } from '../../../shared/aggregate.js';
 import { richHtml } from '../../../shared/html.js';
-import { recordSchemas } from '../../../shared/records.js';
-import { type PublisherCollection, keyInput, named } from '../publisher.collection.js';
+import { recordSchemas } from '../../../shared/record/index.js';
+import { type PublisherRecord, keyInput, publisherRecord } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { mediaBlockLocales, mediaBlocks } from './media-blocks.table.js';
 
@@ -20,7 +20,6 @@ export const mediaBlockAggregate = aggregate(mediaBlocks, {
 
 /** A media block: a piece of the media's pages in HTML per language (sanitized on write; content_text derived). */
 export const mediaBlocksCollection = {
-  name: 'media-blocks',
   agg: mediaBlockAggregate,
   schemas: recordSchemas('MediaBlock', {
     fields: { key: z.string() },
@@ -28,7 +27,7 @@ export const mediaBlocksCollection = {
     locale: { content_html: z.string(), content_text: z.string() },
     localeInput: { content_html: richHtml() },
   }),
-  ...named('media block', 'media blocks', publisherErrors.mediaBlock),
+  ...publisherRecord('/media-blocks', 'media block', 'media blocks', publisherErrors.mediaBlock),
   notes: { create: '`key` is unique among the live media blocks (409 media_block_key_taken); content_html is sanitized, content_text derived.' },
   reader: { path: '/blocks' },
-} satisfies PublisherCollection;
+} satisfies PublisherRecord;

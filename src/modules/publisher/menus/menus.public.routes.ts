@@ -4,14 +4,14 @@ import { one } from '../../../shared/envelopes.js';
 import { successorOf } from '../../../shared/http/public.js';
 import { localeQuery, readerView } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
-import { readerRecordOf, wirePlan } from '../../../shared/records.js';
+import { readerRecordOf, wirePlan } from '../../../shared/record/index.js';
 import { dataOf, uuid } from '../../../shared/schemas.js';
-import type { CollectionService } from '../publisher.collection.js';
+import type { DeclaredService } from '../../../shared/record/index.js';
 import { publisherTags } from '../publisher.tags.js';
 import { menusCollection } from './menus.js';
 
 /** Public (deprecated): a menu by key in one language (spec 2.15), the media taken from the path. */
-export const menusPublicRoutes: FastifyPluginAsyncZod<{ menus: CollectionService }> = async (app, { menus }) => {
+export const menusPublicRoutes: FastifyPluginAsyncZod<{ menus: DeclaredService }> = async (app, { menus }) => {
   const plan = wirePlan(menusCollection.schemas.reader)!;
   route(app, {
     method: 'GET',

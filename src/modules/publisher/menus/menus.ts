@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { newId } from '../../../db/columns.js';
 import { aggregate, part } from '../../../shared/aggregate.js';
-import { recordSchemas } from '../../../shared/records.js';
+import { recordSchemas } from '../../../shared/record/index.js';
 import { uuid } from '../../../shared/schemas.js';
 import { publisherErrors } from '../publisher.errors.js';
-import { type PublisherCollection, keyInput, named } from '../publisher.collection.js';
+import { type PublisherRecord, keyInput, publisherRecord } from '../publisher.collection.js';
 import { menuLocales, menus } from './menus.table.js';
 
 /** A menu item (spec 2.15): a link, and its own items below it. */
@@ -91,14 +91,13 @@ export const menuAggregate = aggregate(menus, {
 });
 
 export const menusCollection = {
-  name: 'menus',
   agg: menuAggregate,
   schemas: menuSchemas,
-  ...named('menu', 'menus', publisherErrors.menu),
+  ...publisherRecord('/menus', 'menu', 'menus', publisherErrors.menu),
   reader: { path: '/menus', by: 'key' },
   notes: { create: '`key` is unique among the live menus of the media (409 menu_key_taken); items nest at most 3 levels.' },
   prepare: (input) =>
     input.locales
       ? { ...input, locales: (input.locales as Array<{ locale: string; items: MenuItemInput[] }>).map((l) => ({ ...l, items: storedItems(l.items) })) }
       : input,
-} satisfies PublisherCollection;
+} satisfies PublisherRecord;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { aggregate } from '../../../shared/aggregate.js';
-import { recordSchemas } from '../../../shared/records.js';
+import { recordSchemas } from '../../../shared/record/index.js';
 import { isoTimestamp, timestampInput, uuid } from '../../../shared/schemas.js';
-import { type PublisherCollection, named, reference } from '../publisher.collection.js';
+import { type PublisherRecord, publisherRecord, reference } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { publications } from './publications.table.js';
 
@@ -16,7 +16,6 @@ export const publicationAggregate = aggregate(publications, {
 
 /** Where a content went out beside the media's own site: a record of fact, created and removed, never updated. */
 export const publicationsCollection = {
-  name: 'publications',
   agg: publicationAggregate,
   schemas: recordSchemas('Publication', {
     fields: {
@@ -32,8 +31,8 @@ export const publicationsCollection = {
       published_at: timestampInput,
     },
   }),
-  ...named('publication', 'publications', publisherErrors.publication),
+  ...publisherRecord('/publications', 'publication', 'publications', publisherErrors.publication),
   only: ['list', 'create', 'get', 'remove', 'restore'],
   notes: { create: 'content_id names a live content of the media (404 content_not_found otherwise).' },
   references: [reference('contents')],
-} satisfies PublisherCollection;
+} satisfies PublisherRecord;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { aggregate, part } from '../../../shared/aggregate.js';
 import { richHtml } from '../../../shared/html.js';
-import { recordSchemas } from '../../../shared/records.js';
+import { recordSchemas } from '../../../shared/record/index.js';
 import { uuid } from '../../../shared/schemas.js';
-import { type PublisherCollection, named, reference } from '../publisher.collection.js';
+import { type PublisherRecord, publisherRecord, reference } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { releaseLocales, releases } from './releases.table.js';
 
@@ -22,7 +22,6 @@ export const releaseAggregate = aggregate(releases, {
 const link = z.object({ label: z.string(), url: z.string() });
 
 export const releasesCollection = {
-  name: 'releases',
   agg: releaseAggregate,
   schemas: recordSchemas('Release', {
     fields: {
@@ -47,8 +46,8 @@ export const releasesCollection = {
     localeInput: { title: z.string().trim().min(1).max(300), description_html: richHtml().nullable().optional() },
     createRule: { check: (b) => Boolean(b.organization_id || b.project_id), message: 'a release belongs to an organization or a project', path: 'organization_id' },
   }),
-  ...named('release', 'releases', publisherErrors.release),
+  ...publisherRecord('/releases', 'release', 'releases', publisherErrors.release),
   notes: { create: 'organization_id and project_id (at least one) name live records of the media (404 otherwise).' },
   references: [reference('organizations'), reference('projects')],
   reader: { path: '/releases', list: 'Releases, newest first.' },
-} satisfies PublisherCollection;
+} satisfies PublisherRecord;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { aggregate, part } from '../../../shared/aggregate.js';
-import { recordSchemas } from '../../../shared/records.js';
+import { recordSchemas } from '../../../shared/record/index.js';
 import { siteUrl, uuid } from '../../../shared/schemas.js';
-import { type PublisherCollection, keyInput, named, reference } from '../publisher.collection.js';
+import { type PublisherRecord, keyInput, publisherRecord, reference } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { rssFeedLocales, rssFeeds } from './rss-feeds.table.js';
 
@@ -23,7 +23,6 @@ const ids = (what: string) =>
 
 /** What an RSS feed lists: the latest published contents, of some categories or templates, at most `limit`. */
 export const rssFeedsCollection = {
-  name: 'rss-feeds',
   agg: rssFeedAggregate,
   schemas: recordSchemas('RssFeed', {
     fields: {
@@ -46,9 +45,9 @@ export const rssFeedsCollection = {
     locale: { title: z.string(), description: z.string().nullable() },
     localeInput: { title: z.string().trim().min(1).max(200), description: z.string().max(2000).nullable().optional() },
   }),
-  ...named('rss feed', 'rss feeds', publisherErrors.rssFeed),
+  ...publisherRecord('/rss-feeds', 'rss feed', 'rss feeds', publisherErrors.rssFeed),
   notes: {
     create: 'Readers fetch it as RSS 2.0 at GET /api/media/v1/rss/{id}. category_ids and template_ids name live records of the media (404 otherwise).',
   },
   references: [reference('categories', 'category_ids'), reference('templates', 'template_ids')],
-} satisfies PublisherCollection;
+} satisfies PublisherRecord;

@@ -8,7 +8,8 @@ import { sendConditional } from '../../../shared/http/conditional.js';
 import { type MediaInfo, pickLocale } from '../../../shared/http/reader.js';
 import { type ContentResponse, type RequestContext, route } from '../../../shared/http/route.js';
 import { idParams, locale, queryInt, uuid } from '../../../shared/schemas.js';
-import type { CollectionService, FeedContent, LinkPage, PublisherDeps, SitemapLink } from '../publisher.collection.js';
+import type { DeclaredService } from '../../../shared/record/index.js';
+import type { FeedContent, LinkPage, PublisherDeps, SitemapLink } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { type RssItem, rss2 } from './rss.js';
 
@@ -44,7 +45,7 @@ const isWebUrl = (url: string | null): url is string => url !== null && /^https?
 const webUrlOf = (kind: string, record: { id: string; canonicalUrl: string | null }, site: string | null): string | null =>
   isWebUrl(record.canonicalUrl) ? record.canonicalUrl : site ? `${site.replace(/\/+$/, '')}/${kind}/${record.id}` : null;
 
-export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: PublisherDeps['feeds']; rssFeeds: CollectionService }> = async (
+export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: PublisherDeps['feeds']; rssFeeds: DeclaredService }> = async (
   app,
   { db, feeds, rssFeeds },
 ) => {

@@ -1,4 +1,4 @@
-import { toDescribedRecord } from '../../../shared/described-records.js';
+import { toDescribedRecord } from '../../../shared/record/index.js';
 import { iso } from '../../../shared/time.js';
 import type { TopicRow } from './topics.table.js';
 

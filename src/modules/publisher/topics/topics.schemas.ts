@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describedRecordSchemas } from '../../../shared/described-records.js';
+import { describedRecordSchemas } from '../../../shared/record/index.js';
 import { isoTimestamp, recordKey, uuid } from '../../../shared/schemas.js';
 
 const topicKey = recordKey.describe('Stable handle, unique within the media (used for push channels and feeds)');

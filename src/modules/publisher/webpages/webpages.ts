@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { aggregate, part } from '../../../shared/aggregate.js';
 import { richHtml } from '../../../shared/html.js';
-import { liveIdsIn, recordSchemas } from '../../../shared/records.js';
+import { liveIdsIn, recordSchemas } from '../../../shared/record/index.js';
 import { uuid } from '../../../shared/schemas.js';
 import { statuses } from '../../core/tenancy/tenancy.table.js';
-import { type PublisherCollection, keyInput, named, reference } from '../publisher.collection.js';
+import { type PublisherRecord, keyInput, publisherRecord, reference } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
 import { webpageLocales, webpages } from './webpages.table.js';
 
@@ -26,7 +26,6 @@ export const webpageAggregate = aggregate(webpages, {
 const seo = z.object({ title: z.string().nullable(), description: z.string().nullable() });
 
 export const webpagesCollection = {
-  name: 'webpages',
   agg: webpageAggregate,
   schemas: recordSchemas('Webpage', {
     fields: { key: z.string(), organization_id: uuid.nullable(), status_id: uuid },
@@ -46,8 +45,8 @@ export const webpagesCollection = {
         .optional(),
     },
   }),
-  ...named('webpage', 'webpages', publisherErrors.webpage),
+  ...publisherRecord('/webpages', 'webpage', 'webpages', publisherErrors.webpage),
   notes: { create: '`key` is unique among the live webpages (409 webpage_key_taken); organization_id and status_id name live records of the media (404).' },
   references: [reference('organizations'), () => ({ field: 'status_id', code: 'status_not_found', what: 'the status', live: liveIdsIn(statuses) })],
   reader: { path: '/webpages', view: 'published', list: 'Webpages in a published status, newest first.', by: 'key_or_id' },
-} satisfies PublisherCollection;
+} satisfies PublisherRecord;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readerRecordOf, wireOf, wirePlan } from './records.js';
+import { readerRecordOf, wireOf, wirePlan } from './wire.js';
 
 interface Item {
   id: string;

@@ -1,0 +1,84 @@
+import type { PageFilter } from '../aggregate.js';
+import type { RequestContext } from '../context.js';
+import type { Lockable } from '../http/effects.js';
+import { readerRecordRoutes, recordListRoute } from '../http/records.js';
+import { backofficeResource } from '../http/resource.js';
+import type { ZodApp } from '../http/route.js';
+import { isUuid } from '../ids.js';
+import type { PagingQuery } from '../schemas.js';
+import type { DeclaredService, RecordDeclaration } from './declaration.js';
+import { wireOf, wirePlan } from './wire.js';
+
+/** The Backoffice wire of a declared record's row: its own mapper, or the item schema's fields in order. */
+export function toWireOf(d: RecordDeclaration): (row: unknown) => never {
+  if (d.toWire) return d.toWire as (row: unknown) => never;
+  const plan = wirePlan(d.schemas.item);
+  return (row) => wireOf(row, plan) as never;
+}
+
+/** A declared record's standard Backoffice routes: list, create, by id, update, delete and restore (or those it offers). */
+export function recordBackofficeRoutes(app: ZodApp, d: RecordDeclaration, service: DeclaredService) {
+  backofficeResource(app, {
+    path: d.path,
+    names: d.names,
+    tag: d.tags.backoffice,
+    item: d.schemas.item,
+    map: toWireOf(d),
+    read: d.area.read,
+    write: d.area.write,
+    kind: d.kind,
+    lock: d.agg as unknown as Lockable,
+  }).standard(service, {
+    label: d.label,
+    plural: d.plural,
+    create: d.schemas.create,
+    update: d.schemas.update,
+    ...(d.only && { only: d.only }),
+    ...(d.notes && { notes: d.notes }),
+    errors: d.references ? [404, 409] : [409],
+  });
+}
+
+/** The record as readers list it (in its Reader view when it has one, the Reader's order), narrowed by a filter when given. */
+const readerPage = (d: RecordDeclaration, service: DeclaredService) => (ctx: RequestContext, query: PagingQuery, filter?: PageFilter) =>
+  service.listIn(ctx, query, d.reader?.view as never, filter);
+
+/**
+ * A declared record's Reader list declaration (`recordListRoute`) over the records readers see, in
+ * their order, for a list of another tree to take as it is under its own path, narrowed by the
+ * filter the path's params make when given (an organization's records).
+ */
+export function recordReaderList(
+  d: RecordDeclaration,
+  service: DeclaredService,
+  how: { description: string; filter?: (params: Record<string, string>) => PageFilter },
+) {
+  const page = readerPage(d, service);
+  return recordListRoute(
+    { path: d.path, names: d.names, plural: d.plural, tag: d.tags.reader!, item: d.schemas.reader!, kind: d.kind },
+    { description: how.description, load: (ctx, query, params) => page(ctx, query, how.filter?.(params)) },
+  );
+}
+
+/** A declared record's Reader routes (`media:read`), when readers see it: its list and its read by id or key. */
+export function recordReaderRoutes(app: ZodApp, d: RecordDeclaration, service: DeclaredService) {
+  const r = d.reader;
+  if (!r) return;
+  const view = r.view as never;
+  const page = readerPage(d, service);
+  readerRecordRoutes(app, {
+    path: r.path,
+    names: d.names,
+    label: d.label,
+    kind: d.kind,
+    plural: d.plural,
+    tag: d.tags.reader!,
+    item: d.schemas.reader!,
+    ...(r.list && { list: { load: (ctx, query) => page(ctx, query), description: r.list } }),
+    get: {
+      by: r.by ?? 'id',
+      load: (ctx, address) =>
+        r.by === 'key' || (r.by === 'key_or_id' && !isUuid(address)) ? service.getByKey(ctx, address, view) : service.getIn(ctx, address, view),
+    },
+  });
+}
