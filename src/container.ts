@@ -13,6 +13,7 @@ import { createPublisherServices } from './modules/publisher/index.js';
 import { createReaderhubServices } from './modules/readerhub/index.js';
 import { type CacheBus, createCacheBus } from './shared/cache-bus.js';
 import { Paginator } from './shared/paging.js';
+import { missingIds } from './shared/record/index.js';
 
 /** The composition root: every module's services, built once over one database. */
 export async function createServices(deps: {
@@ -60,7 +61,7 @@ export async function createServices(deps: {
     pager,
     core: {
       assertLocales: core.tenancy.assertLocales,
-      missingCategories: core.categories.missing,
+      missingCategories: (db: Executor, mediaId: string, ids: string[]) => missingIds(core.categories.live, db, mediaId, ids),
       missingAssetImages,
       imageByKey: core.assets.imageByKey,
       liveContentIds,
@@ -83,10 +84,7 @@ export async function createServices(deps: {
       people: profiles('people'),
       contents: liveContentIds,
       templates: liveTemplateIds,
-      categories: async (db, mediaId, ids) => {
-        const missing = new Set(await core.categories.missing(db, mediaId, ids));
-        return new Set(ids.filter((id) => !missing.has(id)));
-      },
+      categories: core.categories.live,
     },
     feeds: { contents: feedContents, contentLinks: publishedContentLinks, profileLinks: publishedProfileLinks },
   });

@@ -14,10 +14,8 @@ import { type AssetsOptions, DEFAULT_ASSETS_OPTIONS, createAssetServices } from 
 import { assetsReaderRoutes } from './assets/assets.reader.routes.js';
 import { createApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { createApiKeysService } from './api-keys/api-keys.service.js';
-import { categoriesBackofficeRoutes } from './categories/categories.backoffice.routes.js';
-import { categoriesReaderRoutes } from './categories/categories.reader.routes.js';
-import { createCategoriesRepository } from './categories/categories.repository.js';
-import { createCategoriesService } from './categories/categories.service.js';
+import { categoryRecord, createCategoriesService } from './categories/categories.record.js';
+import { recordBackofficeRoutes, recordReaderRoutes } from '../../shared/record/index.js';
 import { provisioningOperatorRoutes } from './provisioning/provisioning.operator.routes.js';
 import { createProvisioningService } from './provisioning/provisioning.service.js';
 import { referencesBackofficeRoutes } from './references/references.backoffice.routes.js';
@@ -63,7 +61,7 @@ export function createCoreServices(deps: {
     tenancy,
     apiKeys,
     provisioning: createProvisioningService({ db, tenancy, apiKeys }),
-    categories: createCategoriesService({ db, repo: createCategoriesRepository(pager), tenancy }),
+    categories: createCategoriesService({ db, pager, assertLocales: tenancy.assertLocales, live: {} }),
     references: createReferencesService({ db, repo: referencesRepository }),
     assets,
     assetDelivery,
@@ -82,7 +80,7 @@ export type CoreServices = ReturnType<typeof createCoreServices>;
 export const coreBackofficeRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> = async (app, { core }) => {
   await app.register(tenancyBackofficeRoutes, { tenancy: core.tenancy });
   await app.register(apiKeysBackofficeRoutes, { apiKeys: core.apiKeys });
-  await app.register(categoriesBackofficeRoutes, { categories: core.categories });
+  recordBackofficeRoutes(app, categoryRecord, core.categories);
   await app.register(referencesBackofficeRoutes, { references: core.references });
   await app.register(assetsBackofficeRoutes, { assets: core.assets });
   await app.register(webhooksBackofficeRoutes, { webhooks: core.webhooks });
@@ -97,7 +95,7 @@ export const coreOperatorRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> =
 /** Core's Reader routes under /api/media/v1. */
 export const coreReaderRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> = async (app, { core }) => {
   await app.register(tenancyReaderRoutes, { tenancy: core.tenancy });
-  await app.register(categoriesReaderRoutes, { categories: core.categories });
+  recordReaderRoutes(app, categoryRecord, core.categories);
   await app.register(referencesReaderRoutes, { references: core.references });
   await app.register(assetsReaderRoutes, { assets: core.assets });
 };

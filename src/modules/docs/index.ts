@@ -3,6 +3,7 @@ import type { Db, Executor } from '../../db/client.js';
 import type { ReaderView } from '../../shared/http/reader.js';
 import { systemContext } from '../../shared/context.js';
 import type { Paginator } from '../../shared/paging.js';
+import { missingIds } from '../../shared/record/index.js';
 import type { CoreServices } from '../core/index.js';
 // Core's index does not export the category summary's schema yet; the Reader assocs need it.
 import { readerCategorySchema } from '../core/categories/categories.schemas.js';
@@ -52,7 +53,7 @@ export function createDocsServices(deps: {
     db,
     repo: createContentsRepository(pager),
     templates,
-    core: { assertLocales: core.tenancy.assertLocales, missingCategories: core.categories.missing, ...(deps.missingPeople && { missingPeople: deps.missingPeople }),
+    core: { assertLocales: core.tenancy.assertLocales, missingCategories: (executor, mediaId, ids) => missingIds(core.categories.live, executor, mediaId, ids), ...(deps.missingPeople && { missingPeople: deps.missingPeople }),
       ...(deps.missingProfiles && { missingProfiles: deps.missingProfiles }),
       ...(deps.publishedProfileIds && { publishedProfileIds: deps.publishedProfileIds }),
     },

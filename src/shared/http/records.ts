@@ -28,6 +28,8 @@ export interface ReaderRecordRoutes<Row> {
   tag: Tag;
   /** The Reader record's schema (`recordSchemas().reader`). */
   item: z.ZodType;
+  /** A row as readers see it in one language, when not the item schema's fields with `localized` (`readerRecordOf`). */
+  toReader?: (row: never, view: { locale: string | undefined; fallback: string }) => unknown;
   /** What readers see of the collection, one page; the sentence says which records. */
   list?: RecordList<Row>;
   get?: { by: ReaderAddress; load: (ctx: RequestContext, address: string) => Promise<Row>; description?: string; errors?: ErrorStatus[] };
@@ -36,7 +38,14 @@ export interface ReaderRecordRoutes<Row> {
 /** What readers see of a collection, one page; `params` are the path's (a Public list under an organization filters by it). */
 export interface RecordList<Row> {
   load: (ctx: RequestContext, query: PagingQuery, params: Record<string, string>) => Promise<Page<Row>>;
-  description: string;
+  description?: string | undefined;
+}
+
+/** How a record reads for readers: its own mapper, or the item schema's fields with the asked language as `localized`. */
+function readerMapperOf(r: Pick<ReaderRecordRoutes<never>, 'item' | 'toReader'>): (row: object, view: { locale: string | undefined; fallback: string }) => unknown {
+  if (r.toReader) return r.toReader as (row: object, view: { locale: string | undefined; fallback: string }) => unknown;
+  const plan = wirePlan(r.item)!;
+  return (row, view) => readerRecordOf(row, view, plan);
 }
 
 /**
@@ -44,16 +53,18 @@ export interface RecordList<Row> {
  * each record by the locale rule), written once: the Reader declares it as it is, and the Public
  * lists of the same records (under a media, an organization) reuse it with their own path and load.
  */
-export function recordListRoute<Row extends object>(r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item' | 'kind'>, list: RecordList<Row>) {
-  const plan = wirePlan(r.item)!;
-  const toItem = (row: object, view: { locale: string | undefined; fallback: string }) => readerRecordOf(row, view, plan);
+export function recordListRoute<Row extends object>(
+  r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item' | 'kind' | 'toReader'>,
+  list: RecordList<Row>,
+) {
+  const toItem = readerMapperOf(r);
   return {
     method: 'GET' as const,
     url: r.path,
     operationId: `readerList${r.names.many}`,
     serves: r.kind,
     summary: `List ${r.plural}`,
-    description: list.description,
+    ...(list.description && { description: list.description }),
     tag: r.tag,
     access: { scope: 'media:read' } as Access,
     querystring: readerListQuery,
@@ -71,7 +82,7 @@ export function readerRecordRoutes<Row extends object>(app: ZodApp, r: ReaderRec
   if (r.list) route(app, recordListRoute(r, r.list));
   if (r.get) {
     const { by, load, description, errors } = r.get;
-    const plan = wirePlan(r.item)!;
+    const toItem = readerMapperOf(r);
     route(app, {
       method: 'GET',
       url: `${r.path}/:${by}`,
@@ -86,7 +97,7 @@ export function readerRecordRoutes<Row extends object>(app: ZodApp, r: ReaderRec
       response: { 200: dataOf(r.item) },
       ...(errors && { errors }),
       handler: async (ctx, { params, query }, reply) =>
-        one(readerRecordOf(await load(ctx, (params as Record<string, string>)[by]!), readerView(reply.request, query.locale), plan)),
+        one(toItem(await load(ctx, (params as Record<string, string>)[by]!), readerView(reply.request, query.locale))),
     });
   }
 }

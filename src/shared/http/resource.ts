@@ -73,6 +73,8 @@ export interface StandardDoc {
   errors?: ErrorStatus[];
   /** What the collection's list and writes should say beyond the standard sentences. */
   notes?: Partial<Record<StandardOp, string>>;
+  /** An operation's summary, description or error statuses, where the standard ones do not fit. */
+  docs?: Partial<Record<StandardOp, Partial<Doc>>>;
 }
 
 /**
@@ -184,34 +186,37 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
       const on = (op: StandardOp) => !doc.only || doc.only.includes(op);
       const note = (op: StandardOp, text: string) => [text, doc.notes?.[op]].filter(Boolean).join(' ');
       const errors = doc.errors ?? [];
-      if (on('list')) this.list({ summary: `List ${doc.plural}`, description: note('list', `Live ${doc.plural} of the key's media, newest first.`) }, service.list);
+      /** An operation's standard doc with what the record says of it instead. */
+      const docOf = <D extends Doc>(op: StandardOp, standard: D): D => ({ ...standard, ...doc.docs?.[op] });
+      const label = `${doc.label[0]!.toUpperCase()}${doc.label.slice(1)}`;
+      if (on('list')) this.list(docOf('list', { summary: `List ${doc.plural}`, description: note('list', `Live ${doc.plural} of the key's media, newest first.`) }), service.list);
       if (on('create') && doc.create) {
         this.create(
-          { summary: `Create a ${doc.label}`, description: note('create', `Answers 201 with the new ${doc.label}.`), body: doc.create, errors },
+          docOf('create', { summary: `Create a ${doc.label}`, description: note('create', `Answers 201 with the new ${doc.label}.`), body: doc.create, errors }),
           service.create as (ctx: RequestContext, input: unknown) => Promise<Row>,
         );
       }
-      if (on('get')) this.get({ summary: `${doc.label[0]!.toUpperCase()}${doc.label.slice(1)} by id` }, service.get);
+      if (on('get')) this.get(docOf('get', { summary: `${label} by id` }), service.get);
       if (on('update') && doc.update) {
         this.update(
-          {
+          docOf('update', {
             summary: `Update a ${doc.label}`,
             description: note('update', 'Fields left out keep their value; a set sent (`locales`, `entries`) is the complete set.'),
             body: doc.update,
             errors,
-          },
+          }),
           service.update as (ctx: RequestContext, id: string, patch: unknown) => Promise<Row>,
         );
       }
       if (on('remove')) {
         this.remove(
-          { summary: `Delete a ${doc.label} (soft)`, description: note('remove', 'Sets deleted_at on the record and its live parts; restore brings them back.') },
+          docOf('remove', { summary: `Delete a ${doc.label} (soft)`, description: note('remove', 'Sets deleted_at on the record and its live parts; restore brings them back.') }),
           service.remove,
         );
       }
       if (on('restore')) {
         this.restore(
-          { summary: `Restore a deleted ${doc.label}`, description: `Idempotent: restoring a live ${doc.label} answers it as it is.`, errors: [409] },
+          docOf('restore', { summary: `Restore a deleted ${doc.label}`, description: `Idempotent: restoring a live ${doc.label} answers it as it is.`, errors: [409] }),
           service.restore,
         );
       }

@@ -4,8 +4,8 @@ import type { Db } from '../../db/client.js';
 import type { Aggregate, PartDefs } from '../aggregate.js';
 import type { AppError } from '../errors.js';
 import type { ReaderAddress } from '../http/records.js';
-import type { StandardOp } from '../http/resource.js';
-import type { Tag } from '../http/route.js';
+import type { StandardDoc, StandardOp } from '../http/resource.js';
+import type { ErrorStatus, Tag } from '../http/route.js';
 import type { Paginator } from '../paging.js';
 import type { Permission } from '../permissions.js';
 import type { LiveIds, Reference } from './references.js';
@@ -49,6 +49,10 @@ export interface RecordDeclaration<L extends string = string> {
   notes?: Partial<Record<StandardOp, string>>;
   /** The Backoffice operations offered (all six by default). */
   only?: readonly StandardOp[];
+  /** An operation's summary, description or error statuses, where the standard ones do not fit. */
+  docs?: StandardDoc['docs'];
+  /** The error statuses of a create and an update beyond the derived ones (404 with references, 409, by default). */
+  errors?: ErrorStatus[];
   /** The references a body names, checked before any write (404 naming the field): `reference(...)` each. */
   references?: Array<(live: Record<L, LiveIds>) => Reference>;
   /** A body as it is stored, when renaming its fields is not enough. */
@@ -59,9 +63,11 @@ export interface RecordDeclaration<L extends string = string> {
   reader?: {
     path: string;
     view?: string;
-    /** The list's description; no list without it. */
-    list?: string;
+    /** The list's description (`true`: a list with none); no list without it. */
+    list?: string | true;
     by?: ReaderAddress;
+    /** A row as readers see it in one language, when not the reader schema's fields with `localized`. */
+    toReader?: (row: never, view: { locale: string | undefined; fallback: string }) => unknown;
   };
 }
 

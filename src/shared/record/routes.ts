@@ -35,7 +35,8 @@ export function recordBackofficeRoutes(app: ZodApp, d: RecordDeclaration, servic
     update: d.schemas.update,
     ...(d.only && { only: d.only }),
     ...(d.notes && { notes: d.notes }),
-    errors: d.references ? [404, 409] : [409],
+    ...(d.docs && { docs: d.docs }),
+    errors: d.errors ?? (d.references ? [404, 409] : [409]),
   });
 }
 
@@ -55,7 +56,7 @@ export function recordReaderList(
 ) {
   const page = readerPage(d, service);
   return recordListRoute(
-    { path: d.path, names: d.names, plural: d.plural, tag: d.tags.reader!, item: d.schemas.reader!, kind: d.kind },
+    { path: d.path, names: d.names, plural: d.plural, tag: d.tags.reader!, item: d.schemas.reader!, kind: d.kind, ...(d.reader?.toReader && { toReader: d.reader.toReader }) },
     { description: how.description, load: (ctx, query, params) => page(ctx, query, how.filter?.(params)) },
   );
 }
@@ -74,7 +75,8 @@ export function recordReaderRoutes(app: ZodApp, d: RecordDeclaration, service: D
     plural: d.plural,
     tag: d.tags.reader!,
     item: d.schemas.reader!,
-    ...(r.list && { list: { load: (ctx, query) => page(ctx, query), description: r.list } }),
+    ...(r.toReader && { toReader: r.toReader }),
+    ...(r.list && { list: { load: (ctx, query) => page(ctx, query), ...(r.list !== true && { description: r.list }) } }),
     get: {
       by: r.by ?? 'id',
       load: (ctx, address) =>
