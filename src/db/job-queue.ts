@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from './client.js';
+import type { RequestContext } from '../shared/context.js';
 import { afterCommit } from './request-transaction.js';
 
 interface PgliteLike {
@@ -126,12 +127,20 @@ export function createJobRunner(deps: { db: Db; logger: Logger }) {
         return track(sending, sent);
       };
       return {
-        /** Inside a request transaction, the job is queued once it commits (and not when it rolls back). */
-        async send(data: T, at?: Date): Promise<void> {
-          const deferred = afterCommit(() => {
-            sendNow(data, at).catch((err: unknown) => deps.logger.warn({ err: { message: err instanceof Error ? err.message : String(err) }, queue: name }, 'job not queued'));
-          });
-          if (!deferred) await sendNow(data, at);
+        /**
+         * Queues one job, at `at` or now. Given the context of a transaction (`ctx.tx`), the job is
+         * queued once it commits, and not at all when it rolls back: a job for a row the
+         * transaction wrote must not run before the row is visible.
+         */
+        async send(data: T, options: { at?: Date | undefined; ctx?: RequestContext } = {}): Promise<void> {
+          const queued = () =>
+            sendNow(data, options.at).catch((err: unknown) =>
+              deps.logger.warn({ err: { message: err instanceof Error ? err.message : String(err) }, queue: name }, 'job not queued'),
+            );
+          if (options.ctx?.tx) return void options.ctx.tx.afterCommit.push(() => void queued());
+          // The ambient request transaction, while services still reach it through the database handle.
+          if (afterCommit(() => void queued())) return;
+          await sendNow(data, options.at);
         },
       };
     },

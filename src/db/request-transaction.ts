@@ -26,6 +26,9 @@ const bases = new WeakMap<object, Db>();
  * closed and falls back to the plain database.
  */
 export function transactional(base: Db): Db {
+  // While the modules move to their context's executor (ctx.db), MPS_NO_AMBIENT_TX=1 runs without
+  // this handle, so that a service still relying on it shows (its writes leave the transaction).
+  if (process.env.MPS_NO_AMBIENT_TX === '1') return base;
   const proxy = new Proxy(base, {
     get(target, prop) {
       // The driver's client (pg-boss's adapter, health checks) is the connection's, never a transaction's.

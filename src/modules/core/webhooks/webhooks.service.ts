@@ -71,7 +71,7 @@ export function createWebhooksService(deps: { db: Db; pager: Paginator; jobs: Jo
     const retry = result.error !== null && next.getTime() <= delivery.retryUntil.getTime();
     const status = result.error === null ? 'succeeded' : retry ? 'pending' : 'failed';
     await repo.recordAttempt(db, deliveryId, { attempt: tries, ...result }, status);
-    if (retry) await queue.send({ deliveryId }, next);
+    if (retry) await queue.send({ deliveryId }, { at: next });
   };
 
   // Each job is one try of one delivery; a try that fails schedules the next as a job of its own.
@@ -127,7 +127,7 @@ export function createWebhooksService(deps: { db: Db; pager: Paginator; jobs: Jo
       await records.get(ctx, webhookId);
       const [reopened] = await repo.reopen(db, ctx.mediaId, webhookId, deliveryId, new Date(Date.now() + RETRY_WINDOW_MS));
       if (!reopened) throw coreErrors.webhookDeliveryNotFound();
-      await queue.send({ deliveryId });
+      await queue.send({ deliveryId }, { ctx });
       const row = await deliveryAggregate.find(db, deliveryId, ctx.mediaId);
       return row!;
     },

@@ -19,7 +19,7 @@ export interface SendQueueOptions {
  * (or a test) that sends nothing runs no pollers; it stops with the app.
  */
 export function createSendQueue(options: SendQueueOptions) {
-  const queue: { send: (data: object, at?: Date) => Promise<void> } = options.jobs.queue<object>(SEND_QUEUE, {
+  const queue: { send: (data: object, options?: { at?: Date }) => Promise<void> } = options.jobs.queue<object>(SEND_QUEUE, {
     // A batch of kicks is one run: kicks sent while a run is busy coalesce into the next.
     batchSize: 20,
     pollingIntervalSeconds: 1,
@@ -28,7 +28,7 @@ export function createSendQueue(options: SendQueueOptions) {
     hasPending: options.hasPending,
     work: async () => {
       const next = await options.run();
-      if (next) await queue.send({}, next);
+      if (next) await queue.send({}, { at: next });
     },
     // Work left by a stopped or crashed instance (queued rows, lapsed leases) starts now.
     onStart: () => queue.send({}),
