@@ -29,7 +29,7 @@ import { routeOf } from './shared/http/route-options.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { createLogger, requestLogger } from './logger.js';
 import { decorateRouteOptions } from './shared/http/route-options.js';
-import { oneRequestShape } from './shared/http/request-shape.js';
+import { applyInternals } from './internals/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -65,26 +65,6 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const trustProxyOption = (trust: Config['trustProxy']) =>
   typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 
-const DISPLAY_NAME = Symbol.for('fastify.display-name');
-
-/**
- * Fastify names a plugin (for its errors and `printPlugins`) by its display name, else by looking
- * for it among the exports of every CommonJS module loaded (`Object.keys(require.cache)`, twice per
- * `register`): with the service's dependencies loaded, 13 ms and 11 MB of garbage an app, a fifth of
- * what building one allocates. Our plugins are named functions, never a module's whole export, so
- * they get their function's name up front, as `fastify-plugin` gives the packages' their declared one.
- * Instances made by `register` inherit the root's `register`, so this covers every level.
- */
-function nameEveryPlugin(app: { register: (...args: never[]) => unknown }): void {
-  const register = app.register;
-  app.register = function (this: unknown, plugin: unknown, ...rest: unknown[]) {
-    if (typeof plugin === 'function' && !(DISPLAY_NAME in plugin)) {
-      Object.defineProperty(plugin, DISPLAY_NAME, { value: plugin.name || 'anonymous' });
-    }
-    return (register as (...args: unknown[]) => unknown).call(this, plugin, ...rest);
-  } as typeof register;
-}
-
 /** The whole HTTP application; the server and every test build it the same way. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
@@ -113,7 +93,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();
 
-  nameEveryPlugin(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler({ verify: config.env === 'test' }));
 
@@ -159,7 +138,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorateRequest('bearer', null as never);
   app.decorateRequest('media', null as never);
   decorateRouteOptions(app);
-  oneRequestShape(app);
+  // Before any plugin is registered: the tweaks to the libraries' internals (src/internals).
+  applyInternals(app);
 
   await app.register(errorHandlerPlugin);
   await app.register(requestLogPlugin);

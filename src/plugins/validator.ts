@@ -38,12 +38,12 @@ export const validatorCompiler: Compile = (route) => {
  * route accepts and every error it answers stay zod's.
  */
 function uuidParams(schema: unknown, validate: ReturnType<Compile>): ReturnType<Compile> | undefined {
-  if (!(schema instanceof z.ZodObject) || schema._zod.def.catchall !== undefined || schema._zod.def.checks?.length) return undefined;
+  if (!(schema instanceof z.ZodObject) || schema.def.catchall !== undefined || schema.def.checks?.length) return undefined;
   const names = Object.keys(schema.shape);
   const patterns: RegExp[] = [];
   for (const name of names) {
     const field = schema.shape[name] as z.ZodType;
-    const pattern = field instanceof z.ZodUUID && !field._zod.def.checks?.length ? field._zod.def.pattern : undefined;
+    const pattern = field instanceof z.ZodUUID && !field.def.checks?.length ? field.def.pattern : undefined;
     if (!pattern) return undefined;
     patterns.push(pattern);
   }

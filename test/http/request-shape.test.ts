@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-describe('one request shape (src/shared/http/request-shape.ts)', () => {
+describe('one request shape (src/internals/fastify-request-shape.ts)', () => {
   it("gives the requests of every tree the root's class: Backoffice, Reader, Public and the root's own routes", async () => {
     // Fastify publishes each handler's start with its request on this channel.
     const channel = tracingChannel<unknown, { request: object; route: { url: string } }>('fastify.request.handler');

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { oneRequestShape } from './request-shape.js';
+import { oneRequestShape } from './fastify-request-shape.js';
 
 type Seen = Record<string, { proto: object; request: FastifyRequest & Record<string, unknown> }>;
 
