@@ -5849,6 +5849,57 @@ export interface components {
             /** @description A slot of the page: top, sidebar, inline, … */
             position?: string;
         };
+        ApiKeyCreateInput: {
+            name: string;
+            /** @enum {string} */
+            role: "admin" | "editor" | "ad_manager" | "messenger" | "viewer";
+            /**
+             * Format: date-time
+             * @description After this instant the key is refused
+             * @example 2036-01-01T09:00:00.000+01:00
+             */
+            expires_at?: string;
+        };
+        AssetImageCreateInput: {
+            /** @description The stored file: `<media id>_<sha-256>.<ext>`, as the upload answers it */
+            file_key: string;
+            name: string;
+            /**
+             * @description Default center
+             * @enum {string}
+             */
+            gravity?: "center" | "north" | "northeast" | "east" | "southeast" | "south" | "southwest" | "west" | "northwest" | "smart";
+            /** @description Credit and caption per language (none by default) */
+            locales?: {
+                /**
+                 * @description Language code (BCP 47 subset: en, fr-CH, ...)
+                 * @example en
+                 */
+                locale: string;
+                credit?: string | null;
+                caption_html?: string | null;
+            }[];
+        };
+        AssetImageUpdateInput: {
+            /** @description Another uploaded file of the media: the record's new image */
+            file_key?: string;
+            name?: string;
+            /**
+             * @description Where a crop keeps the image (deliveries with fit=cover): a side or corner, the center, or smart (the most salient region)
+             * @enum {string}
+             */
+            gravity?: "center" | "north" | "northeast" | "east" | "southeast" | "south" | "southwest" | "west" | "northwest" | "smart";
+            /** @description The complete set of locale entries: listed ones are created or updated, others are deleted */
+            locales?: {
+                /**
+                 * @description Language code (BCP 47 subset: en, fr-CH, ...)
+                 * @example en
+                 */
+                locale: string;
+                credit?: string | null;
+                caption_html?: string | null;
+            }[];
+        };
         CategoryCreateInput: {
             /** @description Inline SVG; sanitised on write (shapes only, no scripts) */
             svg_icon?: string | null;
@@ -5877,6 +5928,114 @@ export interface components {
                 name: string;
                 description?: string | null;
             }[];
+        };
+        MediaUpdateInput: {
+            name?: string;
+            /**
+             * @description Language code (BCP 47 subset: en, fr-CH, ...)
+             * @example en
+             */
+            default_locale?: string;
+            locales?: string[];
+            site_url?: string | null;
+        };
+        WorkspaceCreateInput: {
+            /** @description Stable handle, unique within the media */
+            key: string;
+            name: string;
+        };
+        WorkspaceUpdateInput: {
+            /** @description Stable handle, unique within the media */
+            key?: string;
+            name?: string;
+        };
+        StatusCreateInput: {
+            key: string;
+            name: string;
+            /** @default false */
+            is_published: boolean;
+        };
+        /**
+         * @example {
+         *       "name": "Daily Planet",
+         *       "locales": [
+         *         "en",
+         *         "fr"
+         *       ],
+         *       "default_locale": "en"
+         *     }
+         */
+        MediaCreateInput: {
+            name: string;
+            /** @description Languages the media publishes in */
+            locales: string[];
+            /**
+             * @description One of locales; the first of them when left out
+             * @example en
+             */
+            default_locale?: string;
+            /**
+             * Format: uri
+             * @description The website's address (absolute http(s), no query or fragment): the RSS channel link, and the base of feed and sitemap links of records without a canonical_url (<site_url>/<kind>/<id>)
+             */
+            site_url?: string;
+        };
+        ReferenceCreateInput: {
+            /** @description The external system, for example "wordpress" or "crm" */
+            provider: string;
+            /**
+             * Format: uuid
+             * @description The external system's id; generated when absent
+             */
+            id?: string;
+            /** @description The record this reference points to: urn:<namespace>:<kind>:<uuid> */
+            urn: string;
+            /**
+             * Format: date-time
+             * @description After this instant the reference no longer resolves
+             * @example 2036-01-01T09:00:00.000+01:00
+             */
+            expires_at?: string;
+        };
+        ReferenceLookupInput: {
+            refs: string[];
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/media",
+         *       "events": [
+         *         "content.*",
+         *         "purge"
+         *       ],
+         *       "description": "CDN purge and search index"
+         *     }
+         */
+        WebhookCreateInput: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: https (http only where WEBHOOK_ALLOW_PRIVATE is set); never a private or loopback address
+             */
+            url: string;
+            events: string[];
+            /** @description An inactive webhook receives nothing (true when left out at creation) */
+            active?: boolean;
+            description?: string | null;
+        };
+        /**
+         * @example {
+         *       "active": false
+         *     }
+         */
+        WebhookUpdateInput: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: https (http only where WEBHOOK_ALLOW_PRIVATE is set); never a private or loopback address
+             */
+            url?: string;
+            events?: string[];
+            /** @description An inactive webhook receives nothing (true when left out at creation) */
+            active?: boolean;
+            description?: string | null;
         };
         ProfileTypeCreateInput: {
             /** @enum {string} */
@@ -6023,165 +6182,6 @@ export interface components {
             listed: boolean;
             /** @description The name participants see (required when listed) */
             display_name?: string;
-        };
-        ApiKeyCreateInput: {
-            name: string;
-            /** @enum {string} */
-            role: "admin" | "editor" | "ad_manager" | "messenger" | "viewer";
-            /**
-             * Format: date-time
-             * @description After this instant the key is refused
-             * @example 2036-01-01T09:00:00.000+01:00
-             */
-            expires_at?: string;
-        };
-        AssetImageCreateInput: {
-            /** @description The stored file: `<media id>_<sha-256>.<ext>`, as the upload answers it */
-            file_key: string;
-            name: string;
-            /**
-             * @description Default center
-             * @enum {string}
-             */
-            gravity?: "center" | "north" | "northeast" | "east" | "southeast" | "south" | "southwest" | "west" | "northwest" | "smart";
-            /** @description Credit and caption per language (none by default) */
-            locales?: {
-                /**
-                 * @description Language code (BCP 47 subset: en, fr-CH, ...)
-                 * @example en
-                 */
-                locale: string;
-                credit?: string | null;
-                caption_html?: string | null;
-            }[];
-        };
-        AssetImageUpdateInput: {
-            /** @description Another uploaded file of the media: the record's new image */
-            file_key?: string;
-            name?: string;
-            /**
-             * @description Where a crop keeps the image (deliveries with fit=cover): a side or corner, the center, or smart (the most salient region)
-             * @enum {string}
-             */
-            gravity?: "center" | "north" | "northeast" | "east" | "southeast" | "south" | "southwest" | "west" | "northwest" | "smart";
-            /** @description The complete set of locale entries: listed ones are created or updated, others are deleted */
-            locales?: {
-                /**
-                 * @description Language code (BCP 47 subset: en, fr-CH, ...)
-                 * @example en
-                 */
-                locale: string;
-                credit?: string | null;
-                caption_html?: string | null;
-            }[];
-        };
-        MediaUpdateInput: {
-            name?: string;
-            /**
-             * @description Language code (BCP 47 subset: en, fr-CH, ...)
-             * @example en
-             */
-            default_locale?: string;
-            locales?: string[];
-            site_url?: string | null;
-        };
-        WorkspaceCreateInput: {
-            /** @description Stable handle, unique within the media */
-            key: string;
-            name: string;
-        };
-        WorkspaceUpdateInput: {
-            /** @description Stable handle, unique within the media */
-            key?: string;
-            name?: string;
-        };
-        StatusCreateInput: {
-            key: string;
-            name: string;
-            /** @default false */
-            is_published: boolean;
-        };
-        /**
-         * @example {
-         *       "name": "Daily Planet",
-         *       "locales": [
-         *         "en",
-         *         "fr"
-         *       ],
-         *       "default_locale": "en"
-         *     }
-         */
-        MediaCreateInput: {
-            name: string;
-            /** @description Languages the media publishes in */
-            locales: string[];
-            /**
-             * @description One of locales; the first of them when left out
-             * @example en
-             */
-            default_locale?: string;
-            /**
-             * Format: uri
-             * @description The website's address (absolute http(s), no query or fragment): the RSS channel link, and the base of feed and sitemap links of records without a canonical_url (<site_url>/<kind>/<id>)
-             */
-            site_url?: string;
-        };
-        ReferenceCreateInput: {
-            /** @description The external system, for example "wordpress" or "crm" */
-            provider: string;
-            /**
-             * Format: uuid
-             * @description The external system's id; generated when absent
-             */
-            id?: string;
-            /** @description The record this reference points to: urn:<namespace>:<kind>:<uuid> */
-            urn: string;
-            /**
-             * Format: date-time
-             * @description After this instant the reference no longer resolves
-             * @example 2036-01-01T09:00:00.000+01:00
-             */
-            expires_at?: string;
-        };
-        ReferenceLookupInput: {
-            refs: string[];
-        };
-        /**
-         * @example {
-         *       "url": "https://hooks.example.com/media",
-         *       "events": [
-         *         "content.*",
-         *         "purge"
-         *       ],
-         *       "description": "CDN purge and search index"
-         *     }
-         */
-        WebhookCreateInput: {
-            /**
-             * Format: uri
-             * @description Where events are POSTed: https (http only where WEBHOOK_ALLOW_PRIVATE is set); never a private or loopback address
-             */
-            url: string;
-            events: string[];
-            /** @description An inactive webhook receives nothing (true when left out at creation) */
-            active?: boolean;
-            description?: string | null;
-        };
-        /**
-         * @example {
-         *       "active": false
-         *     }
-         */
-        WebhookUpdateInput: {
-            /**
-             * Format: uri
-             * @description Where events are POSTed: https (http only where WEBHOOK_ALLOW_PRIVATE is set); never a private or loopback address
-             */
-            url?: string;
-            events?: string[];
-            /** @description An inactive webhook receives nothing (true when left out at creation) */
-            active?: boolean;
-            description?: string | null;
         };
         MailEventInput: {
             /** @description The provider notification (SES: Bounce, Complaint, Delivery) as a JSON string */
@@ -8912,6 +8912,135 @@ export interface components {
             current: string | null;
             available: string[];
         };
+        AuditEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the write happened (its transaction time)
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+            /**
+             * Format: uuid
+             * @description The API key that wrote
+             */
+            key_id: string;
+            /** @description The key's name at the time */
+            key_name: string;
+            /** @description The operationId of the write */
+            operation_id: string;
+            /** @enum {string} */
+            action: "created" | "updated" | "deleted" | "restored";
+            /** @description The record written: `content`, `category`, `media_block`… */
+            record_kind: string;
+            /** @description The record's id; null for a write that names none */
+            record_id: string | null;
+            /** @description The names of the fields the request set (never their values; credentials left out) */
+            fields: string[];
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            role: "admin" | "editor" | "ad_manager" | "messenger" | "viewer";
+            /** @description The first characters of the key, to tell keys apart */
+            prefix: string;
+            last_used_at: string | null;
+            expires_at: string | null;
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            updated_at: string;
+        };
+        CreatedApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            role: "admin" | "editor" | "ad_manager" | "messenger" | "viewer";
+            /** @description The first characters of the key, to tell keys apart */
+            prefix: string;
+            last_used_at: string | null;
+            expires_at: string | null;
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            updated_at: string;
+            /** @description The secret; shown only in this answer */
+            key: string;
+        };
+        Asset: {
+            /** Format: uuid */
+            id: string;
+            file_key: string;
+            file_hash: string;
+            /**
+             * @description Identified from the bytes, not from the name or the declared type
+             * @enum {string}
+             */
+            content_type: "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/gif";
+            /** @description Bytes */
+            size: number;
+            /** @description Pixels, as displayed (EXIF orientation applied) */
+            width: number;
+            height: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+        };
+        AssetImageLocale: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Language code (BCP 47 subset: en, fr-CH, ...)
+             * @example en
+             */
+            locale: string;
+            credit: string | null;
+            caption_html: string | null;
+        };
+        AssetImage: {
+            /** Format: uuid */
+            id: string;
+            file_key: string;
+            file_hash: string;
+            name: string;
+            /**
+             * @description Where a crop keeps the image (deliveries with fit=cover): a side or corner, the center, or smart (the most salient region)
+             * @enum {string}
+             */
+            gravity: "center" | "north" | "northeast" | "east" | "southeast" | "south" | "southwest" | "west" | "northwest" | "smart";
+            locales: components["schemas"]["AssetImageLocale"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            updated_at: string;
+            deleted_at: string | null;
+        };
         CategoryLocale: {
             /** Format: uuid */
             id: string;
@@ -8951,6 +9080,174 @@ export interface components {
             meta: {
                 locales: components["schemas"]["LocalesMeta"];
             };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            updated_at: string;
+        };
+        Media: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description Language code (BCP 47 subset: en, fr-CH, ...)
+             * @example en
+             */
+            default_locale: string;
+            /** @description Languages this media publishes in; locale entries must use one of them */
+            locales: string[];
+            /** @description The website's address (absolute http(s), no query or fragment): the RSS channel link, and the base of feed and sitemap links of records without a canonical_url (<site_url>/<kind>/<id>) */
+            site_url: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            updated_at: string;
+        };
+        Workspace: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            media_id: string;
+            key: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            updated_at: string;
+        };
+        Status: {
+            /** Format: uuid */
+            id: string;
+            key: string;
+            name: string;
+            /** @description Records in this status are visible to Reader and Public */
+            is_published: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            updated_at: string;
+        };
+        ProvisionedMedia: {
+            media: components["schemas"]["Media"];
+            /** @description The media's first admin key; its secret (key) is shown only in this answer */
+            admin_key: components["schemas"]["CreatedApiKey"];
+        };
+        Reference: {
+            /**
+             * Format: uuid
+             * @description The external system's id
+             */
+            id: string;
+            provider: string;
+            /** @description <provider>:<id>, the address of this reference */
+            ref: string;
+            urn: string;
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            updated_at: string;
+        };
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: string[];
+            active: boolean;
+            description: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            updated_at: string;
+            deleted_at: string | null;
+        };
+        CreatedWebhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: string[];
+            active: boolean;
+            description: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            updated_at: string;
+            deleted_at: string | null;
+            /** @description The signing secret (`whsec_` + base64 of 32 bytes, Standard Webhooks), shown in this answer only */
+            secret: string;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            webhook_id: string;
+            /**
+             * Format: uuid
+             * @description The `webhook-id` header: the same on every try and redelivery
+             */
+            event_id: string;
+            event_type: string;
+            /**
+             * @description pending: a try is due; failed: retries ran out (a day)
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            attempts: {
+                /** @description 1 for the first try */
+                attempt: number;
+                /** @description The receiver's HTTP status, null when there was no answer */
+                status_code: number | null;
+                /** @description Why the try failed (timeout, refused address, non-2xx), null on success */
+                error: string | null;
+                duration_ms: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T22:44:08.123Z
+                 */
+                attempted_at: string;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T22:44:08.123Z
+             */
+            inserted_at: string;
             /**
              * Format: date-time
              * @example 2026-11-21T22:44:08.123Z
@@ -9220,303 +9517,6 @@ export interface components {
             /** Format: uuid */
             id: string;
             display_name: string;
-        };
-        AuditEntry: {
-            /** Format: uuid */
-            id: string;
-            /**
-             * Format: date-time
-             * @description When the write happened (its transaction time)
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: uuid
-             * @description The API key that wrote
-             */
-            key_id: string;
-            /** @description The key's name at the time */
-            key_name: string;
-            /** @description The operationId of the write */
-            operation_id: string;
-            /** @enum {string} */
-            action: "created" | "updated" | "deleted" | "restored";
-            /** @description The record written: `content`, `category`, `media_block`… */
-            record_kind: string;
-            /** @description The record's id; null for a write that names none */
-            record_id: string | null;
-            /** @description The names of the fields the request set (never their values; credentials left out) */
-            fields: string[];
-        };
-        ApiKey: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            /** @enum {string} */
-            role: "admin" | "editor" | "ad_manager" | "messenger" | "viewer";
-            /** @description The first characters of the key, to tell keys apart */
-            prefix: string;
-            last_used_at: string | null;
-            expires_at: string | null;
-            revoked_at: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            updated_at: string;
-        };
-        CreatedApiKey: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            /** @enum {string} */
-            role: "admin" | "editor" | "ad_manager" | "messenger" | "viewer";
-            /** @description The first characters of the key, to tell keys apart */
-            prefix: string;
-            last_used_at: string | null;
-            expires_at: string | null;
-            revoked_at: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            updated_at: string;
-            /** @description The secret; shown only in this answer */
-            key: string;
-        };
-        Asset: {
-            /** Format: uuid */
-            id: string;
-            file_key: string;
-            file_hash: string;
-            /**
-             * @description Identified from the bytes, not from the name or the declared type
-             * @enum {string}
-             */
-            content_type: "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/gif";
-            /** @description Bytes */
-            size: number;
-            /** @description Pixels, as displayed (EXIF orientation applied) */
-            width: number;
-            height: number;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-        };
-        AssetImageLocale: {
-            /** Format: uuid */
-            id: string;
-            /**
-             * @description Language code (BCP 47 subset: en, fr-CH, ...)
-             * @example en
-             */
-            locale: string;
-            credit: string | null;
-            caption_html: string | null;
-        };
-        AssetImage: {
-            /** Format: uuid */
-            id: string;
-            file_key: string;
-            file_hash: string;
-            name: string;
-            /**
-             * @description Where a crop keeps the image (deliveries with fit=cover): a side or corner, the center, or smart (the most salient region)
-             * @enum {string}
-             */
-            gravity: "center" | "north" | "northeast" | "east" | "southeast" | "south" | "southwest" | "west" | "northwest" | "smart";
-            locales: components["schemas"]["AssetImageLocale"][];
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            updated_at: string;
-            deleted_at: string | null;
-        };
-        Media: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            /**
-             * @description Language code (BCP 47 subset: en, fr-CH, ...)
-             * @example en
-             */
-            default_locale: string;
-            /** @description Languages this media publishes in; locale entries must use one of them */
-            locales: string[];
-            /** @description The website's address (absolute http(s), no query or fragment): the RSS channel link, and the base of feed and sitemap links of records without a canonical_url (<site_url>/<kind>/<id>) */
-            site_url: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            updated_at: string;
-        };
-        Workspace: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            media_id: string;
-            key: string;
-            name: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            updated_at: string;
-        };
-        Status: {
-            /** Format: uuid */
-            id: string;
-            key: string;
-            name: string;
-            /** @description Records in this status are visible to Reader and Public */
-            is_published: boolean;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            updated_at: string;
-        };
-        ProvisionedMedia: {
-            media: components["schemas"]["Media"];
-            /** @description The media's first admin key; its secret (key) is shown only in this answer */
-            admin_key: components["schemas"]["CreatedApiKey"];
-        };
-        Reference: {
-            /**
-             * Format: uuid
-             * @description The external system's id
-             */
-            id: string;
-            provider: string;
-            /** @description <provider>:<id>, the address of this reference */
-            ref: string;
-            urn: string;
-            expires_at: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            updated_at: string;
-        };
-        Webhook: {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            events: string[];
-            active: boolean;
-            description: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            updated_at: string;
-            deleted_at: string | null;
-        };
-        CreatedWebhook: {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            events: string[];
-            active: boolean;
-            description: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            updated_at: string;
-            deleted_at: string | null;
-            /** @description The signing secret (`whsec_` + base64 of 32 bytes, Standard Webhooks), shown in this answer only */
-            secret: string;
-        };
-        WebhookDelivery: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            webhook_id: string;
-            /**
-             * Format: uuid
-             * @description The `webhook-id` header: the same on every try and redelivery
-             */
-            event_id: string;
-            event_type: string;
-            /**
-             * @description pending: a try is due; failed: retries ran out (a day)
-             * @enum {string}
-             */
-            status: "pending" | "succeeded" | "failed";
-            attempts: {
-                /** @description 1 for the first try */
-                attempt: number;
-                /** @description The receiver's HTTP status, null when there was no answer */
-                status_code: number | null;
-                /** @description Why the try failed (timeout, refused address, non-2xx), null on success */
-                error: string | null;
-                duration_ms: number;
-                /**
-                 * Format: date-time
-                 * @example 2026-11-21T22:44:08.123Z
-                 */
-                attempted_at: string;
-            }[];
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            inserted_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T22:44:08.123Z
-             */
-            updated_at: string;
         };
         Subscription: {
             /** Format: uuid */

@@ -1,5 +1,6 @@
 import { validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { streamedBodies } from '../shared/http/upload.js';
 
 type Compile = typeof zodValidatorCompiler;
 
@@ -21,6 +22,7 @@ function unchanged(parsed: unknown, sent: unknown): boolean {
  * a transform) still has its value written back, and then read merged as before.
  */
 export const validatorCompiler: Compile = (route) => {
+  if (route.httpPart === 'body' && streamedBodies.has(route.schema as object)) return () => true;
   const validate = zodValidatorCompiler(route);
   if (route.httpPart === 'params') return uuidParams(route.schema, validate) ?? validate;
   if (route.httpPart !== 'headers') return validate;

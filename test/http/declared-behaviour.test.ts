@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { writeEffect } from '../../src/shared/http/effects.js';
 import { ASSOC_KINDS } from '../../src/shared/http/surrogate.js';
-import type { RouteEntry } from '../../src/plugins/route-table.js';
+import type { RouteEntry } from '../../src/shared/http/route-table.js';
 import { type TestContext, createTestApp } from '../setup/app.js';
 
 // What every route does beyond its answer, as clients see it: the webhook event and audit entry of

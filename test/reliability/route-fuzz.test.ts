@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteEntry } from '../../src/plugins/route-table.js';
+import type { RouteEntry } from '../../src/shared/http/route-table.js';
 import { type TestContext, createTestApp } from '../setup/app.js';
 import { type SeededMedia, createCategory, client, seedMedia } from '../setup/factories.js';
 import { type JwksTestProvider, startJwksProvider } from '../setup/identity-providers.js';

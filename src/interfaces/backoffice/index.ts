@@ -15,7 +15,7 @@ import { apiKeyAuth } from '../../plugins/api-key-auth.js';
 import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
-import { recordRoutes } from '../../plugins/route-table.js';
+import { recordRoutes } from '../../shared/http/route-table.js';
 import { checkIfMatch, declaredVersions, ifMatchHeader, validators } from '../../shared/http/conditional.js';
 import type { RequestContext } from '../../shared/context.js';
 import { hookList } from '../../shared/http/hooks.js';

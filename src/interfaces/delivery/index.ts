@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { coreDeliveryRoutes } from '../../modules/core/index.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
-import { recordRoutes } from '../../plugins/route-table.js';
+import { recordRoutes } from '../../shared/http/route-table.js';
 import { documentRoute } from '../../shared/http/route.js';
 import type { TreeOptions } from '../backoffice/index.js';
 

@@ -9,7 +9,7 @@ import { messengerPublicRoutes } from '../../modules/messenger/index.js';
 import { publisherPublicRoutes } from '../../modules/publisher/index.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
-import { recordRoutes } from '../../plugins/route-table.js';
+import { recordRoutes } from '../../shared/http/route-table.js';
 import { deprecationMarker, successorPath } from '../../shared/http/deprecation.js';
 import { validators } from '../../shared/http/conditional.js';
 import { originOf } from '../../shared/envelopes.js';

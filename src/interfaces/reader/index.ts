@@ -13,7 +13,7 @@ import { readerhubReaderRoutes } from '../../modules/readerhub/index.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { readerAuth } from '../../plugins/reader-auth.js';
-import { recordRoutes } from '../../plugins/route-table.js';
+import { recordRoutes } from '../../shared/http/route-table.js';
 import { validators } from '../../shared/http/conditional.js';
 import { originOf } from '../../shared/envelopes.js';
 import { type ErrorStatus, documentRoute } from '../../shared/http/route.js';

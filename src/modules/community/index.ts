@@ -4,7 +4,7 @@ import type { ImageUrl, ImagesResolver } from '../../shared/blocks.js';
 import type { ReaderView } from '../../shared/http/reader.js';
 import type { Paginator } from '../../shared/paging.js';
 // Core's index does not export the category summary's schema; the Reader assocs need it (as docs does).
-import { readerCategorySchema } from '../core/categories/categories.schemas.js';
+import { readerCategorySchema } from '../core/index.js';
 import { eventsKind } from './events/events.kind.js';
 import { organizationsKind } from './organizations/organizations.kind.js';
 import { peopleKind } from './people/people.kind.js';

@@ -35,6 +35,7 @@ import { createTenancyService } from './tenancy/tenancy.service.js';
 export { DEFAULT_STATUSES } from './tenancy/tenancy.service.js';
 export { generateKey } from './api-keys/api-keys.service.js';
 export { coreTags } from './core.tags.js';
+export { readerCategorySchema } from './categories/categories.schemas.js';
 export type { AssetsOptions } from './assets/assets.module.js';
 export type { StagedFile } from './assets/assets.service.js';
 export type { WebhooksOptions } from './webhooks/webhooks.service.js';

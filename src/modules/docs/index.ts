@@ -6,7 +6,7 @@ import type { Paginator } from '../../shared/paging.js';
 import { missingIds } from '../../shared/record/index.js';
 import type { CoreServices } from '../core/index.js';
 // Core's index does not export the category summary's schema yet; the Reader assocs need it.
-import { readerCategorySchema } from '../core/categories/categories.schemas.js';
+import { readerCategorySchema } from '../core/index.js';
 import { contentTypesBackofficeRoutes } from './content-types/content-types.backoffice.routes.js';
 import { createContentTypesService } from './content-types/content-types.service.js';
 import { imageUrls } from './contents/contents.assets.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import xxhash from 'xxhash-wasm';
 import { z } from 'zod';
-import type { RouteEntry } from '../../plugins/route-table.js';
+import type { RouteEntry } from '../../shared/http/route-table.js';
 import { AppError } from '../errors.js';
 import type { RequestContext } from '../context.js';
 import type { AnyRouteDef } from './route.js';

@@ -1,14 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault, RouteOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault, RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { validatorCompiler } from '../../plugins/validator.js';
 import { z } from 'zod';
 import type { Permission } from '../permissions.js';
 import type { ErrorFormat } from '../errors.js';
 import { errorBody, oncePer } from '../schemas.js';
-import type { ResponseHeader } from '../../plugins/openapi-document.js';
 import { idempotencyHooks, idempotencyKeyHeader } from './idempotency.js';
-import { type Upload, type UploadForm, readUpload } from './upload.js';
+import { type Upload, type UploadForm, readUpload, streamedBodies } from './upload.js';
 import type { Scope } from '../scopes.js';
 import { routeOf } from './route-options.js';
 import type { RequestContext } from '../context.js';
@@ -173,12 +171,15 @@ export function route<
   U extends Schema | undefined = undefined,
   T = undefined,
 >(app: FastifyInstance | ZodApp, def: RouteDef<P, Q, B, R, U, T>): void {
+  // A multipart body is streamed by the handler (readUpload), which checks its fields with the
+  // same schema; here the schema only documents the form.
+  if (def.body && def.consumes?.length === 1 && def.consumes[0] === 'multipart/form-data') streamedBodies.add(def.body);
   const statuses = Object.keys(def.response).map(Number) as SuccessStatus[];
   const status = statuses[0] ?? 200;
   const idempotent = def.idempotent ?? def.method === 'POST';
   app.openapiTags.set(def.tag.name, def.tag.description);
   const routeErrors: ErrorStatus[] = [...(def.errors ?? []), ...(idempotent ? ([400, 409, 422] as const) : [])];
-  const config = def.config as { responseHeaders?: ResponseHeader[] } | undefined;
+  const config = def.config as FastifyContextConfig | undefined;
   const options: RouteOptions = {
     method: def.method,
     url: def.url,
@@ -208,9 +209,7 @@ export function route<
       ...(def.headers && { headers: def.headers }),
       response: def.response,
     },
-    // A multipart body is streamed by the handler (readUpload), which checks its fields with the
-    // same schema; here the schema only documents the form.
-    ...(def.consumes?.length === 1 && def.consumes[0] === 'multipart/form-data' && { validatorCompiler: streamedBody }),
+
     handler: async (req, reply) => {
       reply.status(status);
       const ctx = contextOf(req);
@@ -228,8 +227,6 @@ export function route<
   (app as FastifyInstance).route(idempotent ? { ...options, ...idempotencyHooks(options) } : options);
 }
 
-const streamedBody: NonNullable<RouteOptions['validatorCompiler']> = (schema) =>
-  schema.httpPart === 'body' ? () => true : validatorCompiler(schema as Parameters<typeof validatorCompiler>[0]);
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -102,3 +102,9 @@ export async function readUpload<S extends z.ZodType>(req: FastifyRequest, optio
   }
   return { ...file, fields: parsed.data, staged: undefined };
 }
+
+/**
+ * The body schemas of multipart routes: their handler streams and checks the form itself
+ * (`readUpload`), so the app's validator passes such a body through (src/plugins/validator.ts).
+ */
+export const streamedBodies = new WeakSet<object>();

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteEntry } from '../../../src/plugins/route-table.js';
+import type { RouteEntry } from '../../../src/shared/http/route-table.js';
 import { ROLES, type Role, can } from '../../../src/shared/permissions.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { expectError } from '../../setup/expect.js';

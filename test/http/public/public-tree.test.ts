@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteEntry } from '../../../src/plugins/route-table.js';
+import type { RouteEntry } from '../../../src/shared/http/route-table.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { z } from 'zod';
-import type { AnyRouteDef } from '../shared/http/route.js';
-import type { RecordEffect, VersionSource } from '../shared/http/effects.js';
-import type { Permission } from '../shared/permissions.js';
+import type { AnyRouteDef } from './route.js';
+import type { RecordEffect, VersionSource } from './effects.js';
+import type { Permission } from '../permissions.js';
 
 export type InterfaceName = 'backoffice' | 'reader' | 'public' | 'operator' | 'delivery';
 
