@@ -6373,7 +6373,7 @@ export interface components {
             show_publication_datetime?: boolean;
             is_advertising?: boolean;
             is_sponsored?: boolean;
-            /** @description The content appears to readers at this instant when its status is a published one */
+            /** @description The content appears to readers at this instant when its status is a published one. Left out of a write that puts the content in a published status from another (a create, a status_id change, a workspace transfer) while it has none: the time of that write. An explicit null is kept */
             published_at?: string | null;
             released_at?: string | null;
             released_at_timezone?: string | null;
@@ -6417,7 +6417,7 @@ export interface components {
             show_publication_datetime?: boolean;
             is_advertising?: boolean;
             is_sponsored?: boolean;
-            /** @description The content appears to readers at this instant when its status is a published one */
+            /** @description The content appears to readers at this instant when its status is a published one. Left out of a write that puts the content in a published status from another (a create, a status_id change, a workspace transfer) while it has none: the time of that write. An explicit null is kept */
             published_at?: string | null;
             released_at?: string | null;
             released_at_timezone?: string | null;
