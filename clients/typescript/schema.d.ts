@@ -3417,7 +3417,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The media's public token signing keys (JWKS) */
+        /**
+         * The media's public token signing keys (JWKS)
+         * @description The media from x-service-media-id, or from `media_id`: the `jwks_uri` of the authorization server metadata names it so, for clients that send no header.
+         */
         get: operations["readerOAuthJwks"];
         put?: never;
         post?: never;
@@ -4871,6 +4874,26 @@ export interface paths {
          * @description One message from one of the media's templates (`share_content`: a published content; `contact`: a message with a Reply-To), to at most 10 recipients; queued in the outbox and sent by the send queue. Needs an application token with the scope mailer:send; 10 a minute per client.
          */
         post: operations["readerMailerSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server/api/media/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2 authorization server metadata (RFC 8414)
+         * @description What a standard OAuth client needs to configure itself for a media: the token endpoint, the media's JWKS, the grants and client authentications the token endpoint takes, the scopes. `issuer` equals the access tokens' `iss`: with `PUBLIC_BASE_URL` set it is the URL this path is derived from, as RFC 8414 asks; without it, a URN that no client can derive a path from. The authorization code comes from the media's identity provider (its `authorization_endpoint` is listed at `GET /api/media/v1/oauth/providers`) and is exchanged at the token endpoint with `oauth_provider_id`, so the document names no authorization endpoint.
+         */
+        get: operations["readerOAuthServerMetadata"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10595,6 +10618,25 @@ export interface components {
             keys: {
                 [key: string]: unknown;
             }[];
+        };
+        OAuthAuthorizationServerMetadata: {
+            /** @description Exactly the `iss` of the service's access tokens */
+            issuer: string;
+            /** Format: uri */
+            token_endpoint: string;
+            /**
+             * Format: uri
+             * @description The media's public signing keys; the media is in the URL, so that no header is needed
+             */
+            jwks_uri: string;
+            scopes_supported: ("media:read" | "account:read" | "account:write" | "mailer:send")[];
+            /** @description The code of the authorization-code grant, obtained at the media's identity provider: this server has no authorization endpoint */
+            response_types_supported: "code"[];
+            grant_types_supported: ("authorization_code" | "client_credentials" | "refresh_token")[];
+            /** @description `none`: a public client, which identifies itself with its client_id alone */
+            token_endpoint_auth_methods_supported: ("client_secret_basic" | "client_secret_post" | "none")[];
+            /** Format: uri */
+            service_documentation: string;
         };
         Announcement: {
             /** Format: uuid */
@@ -44850,12 +44892,13 @@ export interface operations {
     };
     readerOAuthJwks: {
         parameters: {
-            query?: never;
-            header: {
-                /** @description The media this request is about */
-                "x-service-media-id": string;
-                /** @description With an opaque identity-provider token: the provider that issued it (needed when the media has several) */
-                "x-oauth-provider-id"?: string;
+            query?: {
+                /** @description The media, for clients that send no x-service-media-id header */
+                media_id?: string;
+            };
+            header?: {
+                /** @description Optional here: the client or provider names the media */
+                "x-service-media-id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -54151,6 +54194,84 @@ export interface operations {
             };
             /** @description The request is well formed but cannot be carried out */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable, or the service is shutting down; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readerOAuthServerMetadata: {
+        parameters: {
+            query?: {
+                /** @description The media, for clients that send no x-service-media-id header */
+                media_id?: string;
+            };
+            header?: {
+                /** @description Optional here: the client or provider names the media */
+                "x-service-media-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Surrogate-Key": components["headers"]["Surrogate-Key"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthAuthorizationServerMetadata"];
+                };
+            };
+            /** @description The request is invalid: a malformed id, header, query or body (`validation_failed`, `invalid_uuid`, …) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record for this caller (another media’s records answer the same) */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
