@@ -12,7 +12,7 @@ import { backofficeTree } from './interfaces/backoffice/index.js';
 import { deliveryTree } from './interfaces/delivery/index.js';
 import { operatorTree } from './interfaces/operator/index.js';
 import { publicTree } from './interfaces/public/index.js';
-import { readerTree } from './interfaces/reader/index.js';
+import { readerTree, readerWellKnownTree } from './interfaces/reader/index.js';
 import { createAuthFailureThrottle } from './plugins/auth-failures.js';
 import { envelopeServerOptions, errorHandlerPlugin } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
@@ -166,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const trees = { config, services, redis: deps.redis, authFailures: createAuthFailureThrottle(config.authFailureLimit, deps.redis) };
   await app.register(backofficeTree, trees);
   await app.register(readerTree, { ...trees, prefix: '/api/media/v1' });
+  await app.register(readerWellKnownTree, { ...trees, prefix: '/.well-known' });
   await app.register(publicTree, { ...trees, prefix: '/api/public' });
   await app.register(deliveryTree, trees);
   // Only where OPERATOR_API_KEY is set: otherwise /operator/v1 does not exist at all.

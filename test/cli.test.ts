@@ -44,6 +44,19 @@ async function cli(args: string[], env: Record<string, string> = ENV): Promise<R
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
+const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The bin with its stdout in a real pipe to `reader` (a shell command that may close it early):
+ * what the reader printed, and the bin's stderr followed by `exit <its exit code>`.
+ */
+async function cliPiped(args: string[], reader: string): Promise<{ stdout: string; stderr: string }> {
+  const bin = [process.execPath, BIN, ...args].map(quote).join(' ');
+  const proc = spawnNode(['-e', `require('node:child_process').spawn('sh', ['-c', process.argv[1]], { stdio: 'inherit' }).on('exit', (code) => process.exit(code ?? 1))`, `{ ${bin}; echo "exit $?" >&2; } | ${reader}`], { cwd, env: ENV });
+  await proc.exited;
+  return { stdout: proc.stdout(), stderr: proc.stderr() };
+}
+
 /**
  * The same commands in this process (runCli is what the bin runs after reading .env): each spawned
  * command costs a Node start with the TypeScript loader, so the process path is tested by the
@@ -79,19 +92,19 @@ describe.runIf(embeddedProcessTests)('the operator CLI on the embedded database'
     expect(lines(res.stderr)).toEqual(['Invalid configuration: RATE_LIMIT_OPERATOR must be a positive integer']);
   }, 60_000);
 
-  it('media create prints the new media and its first admin key, once', async () => {
-    const res = await run(['media', 'create', '--name', 'Daily Planet', '--locales', 'en, fr', '--default-locale', 'fr']);
+  it('media create prints the first admin key of the new media, once and first, then the media', async () => {
+    const res = await run(['media', 'create', '--name', 'Daily Planet', '--locales', 'en, FR', '--default-locale', 'fr']);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const out = lines(res.stdout);
     expect(out).toHaveLength(3);
-    const created = /^created media ([0-9a-f-]{36}) "Daily Planet" \(locales en, fr; default fr\)$/.exec(out[0]!);
-    expect(created, out[0]).not.toBeNull();
+    expect(out[0]).toMatch(/^mps_[A-Za-z0-9_-]{43}$/);
+    adminKey = out[0]!;
+    const created = /^created media ([0-9a-f-]{36}) "Daily Planet" \(locales en, fr; default fr\)$/.exec(out[1]!);
+    expect(created, out[1]).not.toBeNull();
     mediaId = created![1]!;
     expect(mediaId).toMatch(UUID);
-    expect(out[1]).toMatch(/^admin key [0-9a-f-]{36}, shown only this once:$/);
-    expect(out[2]).toMatch(/^mps_[A-Za-z0-9_-]{43}$/);
-    adminKey = out[2]!;
+    expect(out[2]).toMatch(/^admin key [0-9a-f-]{36}: the key above, shown only this once$/);
   }, 60_000);
 
   it('media list shows it, in the API wire shape with --json', async () => {
@@ -127,6 +140,80 @@ describe.runIf(embeddedProcessTests)('the operator CLI on the embedded database'
     expect(unknown.code).toBe(1);
     expect(lines(unknown.stderr)).toEqual(['key revoke: api key not found (api_key_not_found)']);
   }, 90_000);
+
+  it('key list shows the media\'s keys as a table, revoked ones too, and the wire shape with --json; never a secret', async () => {
+    const text = await run(['key', 'list', '--media', mediaId]);
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    const json = await run(['key', 'list', '--media', mediaId, '--json']);
+    expect(json.code).toBe(0);
+    const body = JSON.parse(json.stdout);
+    expect(body.next).toBeNull();
+    expect(body.data.map((k: { name: string }) => k.name)).toEqual(['CI', 'admin']);
+    const [ci, admin] = body.data;
+    expect(Object.keys(ci).sort()).toEqual(['expires_at', 'id', 'inserted_at', 'last_used_at', 'name', 'prefix', 'revoked_at', 'role', 'updated_at']);
+    expect(ci).toMatchObject({ role: 'editor', prefix: revokedKey.slice(0, 8), revoked_at: expect.stringMatching(ISO_MS) });
+    expect(admin).toMatchObject({ role: 'admin', prefix: adminKey.slice(0, 8), revoked_at: null });
+
+    const table = lines(text.stdout).map((line) => line.split(/ {2,}/));
+    expect(table).toEqual([
+      ['ID', 'PREFIX', 'ROLE', 'STATE', 'LAST USED', 'NAME'],
+      [ci.id, ci.prefix, 'editor', `revoked ${ci.revoked_at}`, 'never', 'CI'],
+      [admin.id, admin.prefix, 'admin', 'live', 'never', 'admin'],
+    ]);
+    // The columns line up: each starts at the same offset on every line.
+    const starts = (line: string) => [...line.matchAll(/(?:^| {2,})(\S)/g)].map((m) => m.index! + m[0].length - 1);
+    expect(new Set(lines(text.stdout).map((line) => starts(line).join(','))).size).toBe(1);
+    for (const out of [text.stdout, json.stdout]) {
+      expect(out).not.toContain(adminKey);
+      expect(out).not.toContain(revokedKey);
+    }
+
+    const paged = await run(['key', 'list', '--media', mediaId, '--limit', '1']);
+    const cursor = /^more: key list --media ([0-9a-f-]{36}) --after (\S+)$/.exec(lines(paged.stdout).at(-1)!);
+    expect(cursor?.[1]).toBe(mediaId);
+    const rest = await run(['key', 'list', '--media', mediaId, '--after', cursor![2]!, '--json']);
+    expect(JSON.parse(rest.stdout).data.map((k: { id: string }) => k.id)).toEqual([admin.id]);
+
+    const unknown = await run(['key', 'list', '--media', '01900000-0000-7000-8000-000000000000']);
+    expect(unknown.code).toBe(1);
+    expect(lines(unknown.stderr)).toEqual(['key list: media not found (media_not_found)']);
+    const missing = await run(['key', 'list']);
+    expect(missing.code).toBe(2);
+    expect(lines(missing.stderr)).toEqual(['key list: --media is required (media-publishing-service --help shows every command)']);
+  }, 90_000);
+
+  it('takes --locales in any case and keeps them as BCP 47 writes them; an error names the flag, not the API field', async () => {
+    const made = await run(['media', 'create', '--name', 'Le Temps', '--locales', 'fr-ch,EN', '--default-locale', 'FR-CH', '--json']);
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout).media).toMatchObject({ name: 'Le Temps', locales: ['fr-CH', 'en'], default_locale: 'fr-CH' });
+
+    const outside = await run(['media', 'create', '--name', 'X', '--locales', 'en', '--default-locale', 'fr']);
+    expect(outside.code).toBe(1);
+    expect(lines(outside.stderr)).toEqual(['media create: --default-locale must be one of en (invalid_default_locale)']);
+    // The message's own example is a locale it takes.
+    const malformed = await run(['media', 'create', '--name', 'X', '--locales', 'en,fr_CH']);
+    expect(malformed.code).toBe(2);
+    expect(lines(malformed.stderr)).toEqual([
+      'media create: --locales must be a language code such as en or fr-CH (media-publishing-service --help shows every command)',
+    ]);
+  }, 90_000);
+
+  it('media create into a pipe that keeps one line prints the key there and ends cleanly, as when the reader reads nothing', async () => {
+    const head = await cliPiped(['media', 'create', '--name', 'Piped', '--locales', 'en'], 'head -1');
+    expect(head.stderr).toBe('exit 0\n');
+    expect(head.stdout).toMatch(/^mps_[A-Za-z0-9_-]{43}\n$/);
+    const none = await cliPiped(['media', 'create', '--name', 'Unread', '--locales', 'en'], 'true');
+    expect(none.stderr).toBe('exit 0\n');
+    expect(none.stdout).toBe('');
+
+    // Both medias were made, and the line kept is the admin key of the first.
+    const medias = JSON.parse((await run(['media', 'list', '--json', '--limit', '100'])).stdout).data as Array<{ id: string; name: string }>;
+    expect(medias.map((m) => m.name)).toEqual(expect.arrayContaining(['Piped', 'Unread']));
+    const piped = medias.find((m) => m.name === 'Piped')!;
+    const keys = JSON.parse((await run(['key', 'list', '--media', piped.id, '--json'])).stdout).data;
+    expect(keys).toEqual([expect.objectContaining({ name: 'admin', role: 'admin', prefix: head.stdout.slice(0, 8) })]);
+  }, 120_000);
 
   it('left what it said: the admin key works on its media, the revoked key is refused; and it stays out while the database is open elsewhere', async () => {
     const database = await createDatabase({ dataDir: join(dataDir, 'pglite') });
@@ -170,7 +257,16 @@ describe.runIf(embeddedProcessTests)('the operator CLI on the embedded database'
     const help = await run(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('media create --name <name> --locales <en,fr>');
+    expect(help.stdout).toContain('key list --media <media id>');
   }, 90_000);
+
+  it('--version prints the package version, from the bin too', async () => {
+    const { version } = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string };
+    const here = await run(['--version']);
+    expect(here).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const bin = await cli(['--version']);
+    expect(bin).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  }, 60_000);
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('the operator CLI on PostgreSQL', () => {

@@ -3417,7 +3417,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The media's public token signing keys (JWKS) */
+        /**
+         * The media's public token signing keys (JWKS)
+         * @description The media from x-service-media-id, or from `media_id`: the `jwks_uri` of the authorization server metadata names it so, for clients that send no header.
+         */
         get: operations["readerOAuthJwks"];
         put?: never;
         post?: never;
@@ -4877,6 +4880,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-authorization-server/api/media/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2 authorization server metadata (RFC 8414)
+         * @description What a standard OAuth client needs to configure itself for a media: the token endpoint, the media's JWKS, the grants and client authentications the token endpoint takes, the scopes. `issuer` equals the access tokens' `iss`: with `PUBLIC_BASE_URL` set it is the URL this path is derived from, as RFC 8414 asks; without it, a URN that no client can derive a path from. The authorization code comes from the media's identity provider (its `authorization_endpoint` is listed at `GET /api/media/v1/oauth/providers`) and is exchanged at the token endpoint with `oauth_provider_id`, so the document names no authorization endpoint.
+         */
+        get: operations["readerOAuthServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/core/v2/medias/{media_id}": {
         parameters: {
             query?: never;
@@ -5725,7 +5748,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the keys of a media
+         * @description The media's Backoffice keys, newest first, revoked ones with revoked_at: how an operator finds a leaked key's id from its prefix. Secrets are never shown again.
+         */
+        get: operations["operatorListApiKeys"];
         put?: never;
         /**
          * Create a key of a media
@@ -5972,6 +5999,7 @@ export interface components {
             /**
              * @description One of locales; the first of them when left out
              * @example en
+             * @example fr-CH
              */
             default_locale?: string;
             /**
@@ -6379,7 +6407,7 @@ export interface components {
             show_publication_datetime?: boolean;
             is_advertising?: boolean;
             is_sponsored?: boolean;
-            /** @description The content appears to readers at this instant when its status is a published one */
+            /** @description The content appears to readers at this instant when its status is a published one. Left out of a write that puts the content in a published status from another (a create, a status_id change, a workspace transfer) while it has none: the time of that write. An explicit null is kept */
             published_at?: string | null;
             released_at?: string | null;
             released_at_timezone?: string | null;
@@ -6423,7 +6451,7 @@ export interface components {
             show_publication_datetime?: boolean;
             is_advertising?: boolean;
             is_sponsored?: boolean;
-            /** @description The content appears to readers at this instant when its status is a published one */
+            /** @description The content appears to readers at this instant when its status is a published one. Left out of a write that puts the content in a published status from another (a create, a status_id change, a workspace transfer) while it has none: the time of that write. An explicit null is kept */
             published_at?: string | null;
             released_at?: string | null;
             released_at_timezone?: string | null;
@@ -10607,6 +10635,25 @@ export interface components {
             keys: {
                 [key: string]: unknown;
             }[];
+        };
+        OAuthAuthorizationServerMetadata: {
+            /** @description Exactly the `iss` of the service's access tokens */
+            issuer: string;
+            /** Format: uri */
+            token_endpoint: string;
+            /**
+             * Format: uri
+             * @description The media's public signing keys; the media is in the URL, so that no header is needed
+             */
+            jwks_uri: string;
+            scopes_supported: ("media:read" | "account:read" | "account:write" | "mailer:send")[];
+            /** @description The code of the authorization-code grant, obtained at the media's identity provider: this server has no authorization endpoint */
+            response_types_supported: "code"[];
+            grant_types_supported: ("authorization_code" | "client_credentials" | "refresh_token")[];
+            /** @description `none`: a public client, which identifies itself with its client_id alone */
+            token_endpoint_auth_methods_supported: ("client_secret_basic" | "client_secret_post" | "none")[];
+            /** Format: uri */
+            service_documentation: string;
         };
         Announcement: {
             /** Format: uuid */
@@ -44868,12 +44915,13 @@ export interface operations {
     };
     readerOAuthJwks: {
         parameters: {
-            query?: never;
-            header: {
-                /** @description The media this request is about */
-                "x-service-media-id": string;
-                /** @description With an opaque identity-provider token: the provider that issued it (needed when the media has several) */
-                "x-oauth-provider-id"?: string;
+            query?: {
+                /** @description The media, for clients that send no x-service-media-id header */
+                media_id?: string;
+            };
+            header?: {
+                /** @description Optional here: the client or provider names the media */
+                "x-service-media-id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -54196,6 +54244,83 @@ export interface operations {
             };
         };
     };
+    readerOAuthServerMetadata: {
+        parameters: {
+            query?: {
+                /** @description The media, for clients that send no x-service-media-id header */
+                media_id?: string;
+            };
+            header?: {
+                /** @description Optional here: the client or provider names the media */
+                "x-service-media-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthAuthorizationServerMetadata"];
+                };
+            };
+            /** @description The request is invalid: a malformed id, header, query or body (`validation_failed`, `invalid_uuid`, …) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record for this caller (another media’s records answer the same) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable, or the service is shutting down; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     publicGetMedia: {
         parameters: {
             query?: never;
@@ -58333,6 +58458,97 @@ export interface operations {
             };
             /** @description The request body has a media type this operation does not take */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable, or the service is shutting down; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorListApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20) */
+                limit?: number;
+                /** @description Opaque cursor taken from meta.next or meta.previous */
+                after?: string;
+                /** @description Opaque cursor taken from meta.next or meta.previous */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"][];
+                        meta: components["schemas"]["PagingMeta"];
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed id, header, query or body (`validation_failed`, `invalid_uuid`, …) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record for this caller (another media’s records answer the same) */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

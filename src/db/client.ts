@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
@@ -68,12 +67,15 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     };
   }
 
+  // The embedded database's code (a megabyte of JavaScript) loads only where it runs: PostgreSQL
+  // deployments, and each CLI call on one, do without it.
+  const [pglite, { drizzle: drizzlePglite }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   // One process per data directory: a second one refuses here, before PGlite touches a file.
   const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
   let client: PGlite;
   try {
-    client = new PGlite({
+    client = new pglite.PGlite({
       extensions: pgliteExtensions,
       ...(options.dataDir && { dataDir: options.dataDir }),
       ...(options.pgliteLoadDataDir && { loadDataDir: options.pgliteLoadDataDir }),

@@ -7,7 +7,7 @@ import { coreReaderRoutes } from '../../modules/core/index.js';
 import { docsReaderRoutes } from '../../modules/docs/index.js';
 import { magazinesReaderRoutes } from '../../modules/magazines/index.js';
 import { messengerReaderRoutes } from '../../modules/messenger/index.js';
-import { bearerErrors, oauthReaderRoutes } from '../../modules/oauth/index.js';
+import { bearerErrors, oauthDiscoveryRoutes, oauthReaderRoutes } from '../../modules/oauth/index.js';
 import { publisherReaderRoutes } from '../../modules/publisher/index.js';
 import { readerhubReaderRoutes } from '../../modules/readerhub/index.js';
 import { applyCors } from '../../plugins/cors.js';
@@ -31,10 +31,10 @@ const optionalMediaHeader = z.object({
 });
 
 /**
- * The Reader interface at /api/media/v1: x-service-media-id and a bearer token with the
- * route's scope, rate limits per token subject, absolute paging links.
+ * The Reader's rules for the routes registered in `app` after it: x-service-media-id and a bearer
+ * token with the route's scope, rate limits per token subject, absolute paging links.
  */
-export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis, authFailures }) => {
+async function readerRules(app: Parameters<FastifyPluginAsync<TreeOptions>>[0], { config, services, redis, authFailures }: TreeOptions) {
   // Browser front ends, the token endpoint included (CORS_ORIGINS).
   await applyCors(app, config.corsOrigins ?? (config.corsBackofficeOrigins ? false : undefined), [
     'GET',
@@ -112,7 +112,12 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     redis,
     namespace: 'reader',
   });
+}
 
+/** The Reader interface at /api/media/v1. */
+export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, options) => {
+  const { config, services } = options;
+  await readerRules(app, options);
   await app.register(oauthReaderRoutes, {
     prefix: '/oauth',
     oauth: { ...services.oauth, tokenRateLimit: config.rateLimit.token },
@@ -125,4 +130,13 @@ export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
   await app.register(magazinesReaderRoutes, { magazines: services.magazines });
   await app.register(adOpsReaderRoutes, { adOps: services.adOps });
   await app.register(messengerReaderRoutes, { messenger: services.messenger });
+};
+
+/**
+ * RFC 8414's authorization server metadata: at the host's root (`/.well-known/...` followed by the
+ * issuer's path), outside /api/media/v1, under the Reader's rules; per media, as the JWKS it names.
+ */
+export const readerWellKnownTree: FastifyPluginAsync<TreeOptions> = async (app, options) => {
+  await readerRules(app, options);
+  await app.register(oauthDiscoveryRoutes, { oauth: options.services.oauth });
 };

@@ -10,6 +10,7 @@ import { createTokensService } from './tokens.service.js';
 
 export { oauthBackofficeRoutes } from './oauth.backoffice.routes.js';
 export { oauthReaderRoutes } from './oauth.reader.routes.js';
+export { oauthDiscoveryRoutes } from './oauth.discovery.routes.js';
 export { bearerErrors } from './oauth.errors.js';
 export { oauthTags } from './oauth.tags.js';
 export { audienceFor } from './tokens.service.js';
@@ -49,7 +50,7 @@ export function createOAuthServices(deps: { db: Db; pager: Paginator; issuer: st
       refreshTokenTtlSeconds: REFRESH_TOKEN_TTL_SECONDS,
     },
   });
-  return { clients, providers, keys, tokens, verifier };
+  return { clients, providers, keys, tokens, verifier, issuer };
 }
 
 export type OAuthServices = ReturnType<typeof createOAuthServices>;

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { route } from '../../shared/http/route.js';
 import { toTokenError } from './oauth.errors.js';
 import { toOAuthProviderSummary } from './oauth.mappers.js';
-import { oauthProviderSummarySchema, tokenBody, tokenErrorSchema, tokenParams, tokenResponseSchema } from './oauth.schemas.js';
+import { mediaIdQuery, oauthProviderSummarySchema, tokenBody, tokenErrorSchema, tokenParams, tokenResponseSchema } from './oauth.schemas.js';
 import { oauthTags } from './oauth.tags.js';
 import type { ClientsService } from './clients.service.js';
 import type { ProvidersService } from './providers.service.js';
@@ -111,8 +111,10 @@ export const oauthReaderRoutes: FastifyPluginAsyncZod<{ oauth: OAuthReaderDeps }
     operationId: 'readerOAuthJwks',
     primary: true,
     summary: "The media's public token signing keys (JWKS)",
+    description: 'The media from x-service-media-id, or from `media_id`: the `jwks_uri` of the authorization server metadata names it so, for clients that send no header.',
     tag,
-    access: { anonymous: true },
+    access: { anonymous: true, mediaFromQuery: true },
+    querystring: mediaIdQuery,
     response: { 200: jwksSchema },
     handler: async (ctx, _input, reply) => {
       // The keys depend on the media header: a shared cache must not serve one media's to another

@@ -167,3 +167,6 @@ export const tokenBody = z.preprocess(
 export type TokenParams = z.output<typeof tokenParams>;
 export type OAuthClientCreate = z.output<typeof oauthClientCreateBody>;
 export type OAuthProviderCreate = z.output<typeof oauthProviderCreateBody>;
+
+/** The media of an anonymous document (JWKS, metadata) for clients that send no x-service-media-id header. */
+export const mediaIdQuery = z.object({ media_id: uuid.optional().describe('The media, for clients that send no x-service-media-id header') });

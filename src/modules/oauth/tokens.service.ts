@@ -19,6 +19,11 @@ export interface TokenSettings {
   refreshTokenTtlSeconds: number;
 }
 
+/** The grants the token endpoint takes (also in the authorization server metadata). */
+export const GRANT_TYPES = ['authorization_code', 'client_credentials', 'refresh_token'] as const;
+type GrantType = (typeof GRANT_TYPES)[number];
+const isGrantType = (value: string): value is GrantType => (GRANT_TYPES as readonly string[]).includes(value);
+
 /** Our access tokens name the media they are for in `aud` as well as in `media`. */
 export const audienceFor = (mediaId: string) => `urn:media-publishing-service:media:${mediaId}`;
 
@@ -197,7 +202,7 @@ export function createTokensService(deps: {
       if (!outcome) throw oauthErrors.invalidGrant();
       return tokenResponse(await signAccessToken(client, outcome.scope), outcome.scope, outcome.refreshToken);
     },
-  };
+  } satisfies Record<GrantType, unknown>;
 
   return {
     /** POST /oauth/token: one of the three grants, RFC 6749 errors otherwise. */
@@ -207,9 +212,7 @@ export function createTokensService(deps: {
       }
       const grant = params.grant_type ?? params.grand_type;
       if (!grant) throw oauthErrors.invalidRequest('grant_type is required');
-      if (grant !== 'client_credentials' && grant !== 'authorization_code' && grant !== 'refresh_token') {
-        throw oauthErrors.unsupportedGrantType();
-      }
+      if (!isGrantType(grant)) throw oauthErrors.unsupportedGrantType();
       const creds = clientCredentials(params, context.authorization);
       return flows[grant](params, creds, context.mediaId);
     },

@@ -17,6 +17,7 @@ import {
 } from '../../setup/docs.js';
 import { backdate } from '../../setup/rows.js';
 import { createPerson } from '../../setup/community.js';
+import { clientToken, readerClient, registerClient } from '../../setup/reader.js';
 
 let ctx: TestContext;
 let media: SeededMedia;
@@ -427,6 +428,98 @@ describe('POST /docs/v2/contents/{id}/workspace/transfer', () => {
       'forbidden',
     );
     expectError(await api.post(`/docs/v2/contents/${content.id}/workspace/transfer`, { workspace_id: ws2 }), 400, 'validation_failed');
+  });
+});
+
+describe('published_at when a content enters a published status', () => {
+  let reader: ReturnType<typeof readerClient>;
+  beforeAll(async () => {
+    const token = (await clientToken(ctx.app, await registerClient(ctx.app, media.keys.admin, ['media:read']))).access_token;
+    reader = readerClient(ctx.app, media.mediaId, token);
+  });
+
+  const read = async (id: string) => (await api.get(`/docs/v2/contents/${id}`)).json().data as ContentWire;
+  /** The Reader serves the content by id and lists it. */
+  const expectServed = async (id: string) => {
+    expect((await reader.get(`/api/media/v1/contents/${id}`)).statusCode).toBe(200);
+    const listed = (await reader.get('/api/media/v1/contents?limit=100')).json().data.map((c: { id: string }) => c.id);
+    expect(listed).toContain(id);
+  };
+  const title = (text: string) => ({ locales: [{ locale: 'en', title_html: text }] });
+
+  it('a content created in a published status without published_at gets the time of its create, and readers see it', async () => {
+    const created = await createContent(api, fx, { published_at: undefined });
+    expect(created.status_id).toBe(fx.statuses.published);
+    expect(created.published_at).toMatch(ISO_MS);
+    // The create's transaction time, the same that inserted_at takes.
+    expect(created.published_at).toBe(created.inserted_at);
+    await expectServed(created.id);
+
+    // A later save in the same status, status_id sent again or not, does not move it.
+    const edited = await api.patch(`/docs/v2/contents/${created.id}`, title('Edited'));
+    expect(edited.json().data.published_at).toBe(created.published_at);
+    const resent = await api.patch(`/docs/v2/contents/${created.id}`, { status_id: fx.statuses.published, ...title('Again') });
+    expect(resent.json().data.published_at).toBe(created.published_at);
+    expect((await read(created.id)).published_at).toBe(created.published_at);
+  });
+
+  it('a PATCH that moves a content into a published status sets it once; leaving and coming back keeps it', async () => {
+    const draft = await createContent(api, fx, { status_id: fx.statuses.draft, published_at: undefined });
+    expect(draft.published_at).toBeNull();
+    // A save that stays out of a published status leaves it unset.
+    expect((await api.patch(`/docs/v2/contents/${draft.id}`, { status_id: fx.statuses.unpublished })).json().data.published_at).toBeNull();
+
+    const before = new Date().toISOString();
+    const res = await api.patch(`/docs/v2/contents/${draft.id}`, { status_id: fx.statuses.published });
+    const after = new Date().toISOString();
+    expect(res.statusCode).toBe(200);
+    const publishedAt = res.json().data.published_at as string;
+    expect(publishedAt).toMatch(ISO_MS);
+    expect(publishedAt >= before && publishedAt <= after, `${before} <= ${publishedAt} <= ${after}`).toBe(true);
+    await expectServed(draft.id);
+
+    expect((await api.patch(`/docs/v2/contents/${draft.id}`, title('Later'))).json().data.published_at).toBe(publishedAt);
+    await api.patch(`/docs/v2/contents/${draft.id}`, { status_id: fx.statuses.unpublished });
+    expect((await api.patch(`/docs/v2/contents/${draft.id}`, { status_id: fx.statuses.published })).json().data.published_at).toBe(publishedAt);
+  });
+
+  it('keeps the published_at a write sends, an explicit null included, and one the content already has', async () => {
+    const at = '2031-05-06T07:08:09.123Z';
+    expect((await createContent(api, fx, { published_at: at })).published_at).toBe(at);
+    expect((await createContent(api, fx, { published_at: null })).published_at).toBeNull();
+
+    const draft = await createContent(api, fx, { status_id: fx.statuses.draft, published_at: undefined });
+    const sent = await api.patch(`/docs/v2/contents/${draft.id}`, { status_id: fx.statuses.published, published_at: at });
+    expect(sent.json().data.published_at).toBe(at);
+    const nulled = await createContent(api, fx, { status_id: fx.statuses.draft, published_at: undefined });
+    expect((await api.patch(`/docs/v2/contents/${nulled.id}`, { status_id: fx.statuses.published, published_at: null })).json().data.published_at).toBeNull();
+
+    const dated = await createContent(api, fx, { status_id: fx.statuses.draft, published_at: '2020-01-01T00:00:00.000Z' });
+    expect((await api.patch(`/docs/v2/contents/${dated.id}`, { status_id: fx.statuses.published })).json().data.published_at).toBe('2020-01-01T00:00:00.000Z');
+  });
+
+  it('a workspace transfer into a published status sets it in the transfer\'s transaction; a refused transfer sets nothing', async () => {
+    const ws2 = (await api.post('/core/v2/workspaces', { key: `ws-${short()}`, name: 'Second' })).json().data.id as string;
+    const draft = await createContent(api, fx, { status_id: fx.statuses.draft, published_at: undefined });
+    const foreign = await docsFixture(otherApi, other.workspaceId);
+    expectError(
+      await api.post(`/docs/v2/contents/${draft.id}/workspace/transfer`, { workspace_id: ws2, status_id: foreign.statuses.published }),
+      400,
+      'invalid_status',
+    );
+    expect((await read(draft.id)).published_at).toBeNull();
+
+    const moved = await api.post(`/docs/v2/contents/${draft.id}/workspace/transfer`, { workspace_id: ws2, status_id: fx.statuses.published });
+    expect(moved.statusCode).toBe(204);
+    const after = await read(draft.id);
+    expect(after).toMatchObject({ workspace_id: ws2, status_id: fx.statuses.published });
+    expect(after.published_at).toMatch(ISO_MS);
+    // The transfer's transaction time, the same that its updated_at takes.
+    expect(after.published_at).toBe(after.updated_at);
+    await expectServed(draft.id);
+
+    await api.post(`/docs/v2/contents/${draft.id}/workspace/transfer`, { workspace_id: media.workspaceId, status_id: fx.statuses.published });
+    expect((await read(draft.id)).published_at).toBe(after.published_at);
   });
 });
 

@@ -96,6 +96,12 @@ describe('POST /operator/v1/medias', () => {
     }
   });
 
+  it('takes locales in any case and keeps them as BCP 47 writes them', async () => {
+    const { media } = await createMedia({ locales: ['fr-ch', 'EN', 'zh-hant', 'en'], default_locale: 'FR-CH' });
+    expect(media.locales).toEqual(['fr-CH', 'en', 'zh-Hant']);
+    expect(media.default_locale).toBe('fr-CH');
+  });
+
   it('refuses a default_locale outside locales with 400 invalid_default_locale, and creates nothing', async () => {
     const before = (await operator.get('/operator/v1/medias?limit=100')).json().data.length;
     const res = await operator.post('/operator/v1/medias', { name: 'X', locales: ['en'], default_locale: 'fr' });
@@ -200,6 +206,57 @@ describe('POST /operator/v1/medias/{id}/api-keys and DELETE /operator/v1/api-key
   });
 });
 
+describe('GET /operator/v1/medias/{id}/api-keys', () => {
+  const LISTED_KEY_FIELDS = KEY_FIELDS.filter((f) => f !== 'key');
+
+  it("lists the media's keys newest first, revoked ones too, paged by cursor, never a secret", async () => {
+    const { media, admin_key } = await createMedia();
+    const made = [admin_key];
+    for (const [name, role] of [['CMS', 'editor'], ['Stats', 'viewer']] as const) {
+      made.push((await operator.post(`/operator/v1/medias/${media.id}/api-keys`, { name, role })).json().data as CreatedKeyWire);
+    }
+    await operator.delete(`/operator/v1/api-keys/${made[1]!.id}`);
+    await operator.post(`/operator/v1/medias/${seeded.mediaId}/api-keys`, { name: 'elsewhere', role: 'admin' });
+
+    const res = await operator.get(`/operator/v1/medias/${media.id}/api-keys?limit=2`);
+    expect(res.statusCode).toBe(200);
+    const page = res.json();
+    expect(Object.keys(page).sort()).toEqual(['data', 'meta']);
+    expect(page.data.map((k: { id: string }) => k.id)).toEqual([made[2]!.id, made[1]!.id]);
+    for (const key of page.data) expect(Object.keys(key).sort()).toEqual(LISTED_KEY_FIELDS);
+    const { key: _secret, ...stats } = made[2]!;
+    expect(page.data[0]).toEqual(stats);
+    expect(page.data[1]).toMatchObject({ id: made[1]!.id, name: 'CMS', role: 'editor', prefix: made[1]!.prefix, revoked_at: expect.stringMatching(ISO_MS) });
+    expect(page.meta.base).toBe(`/operator/v1/medias/${media.id}/api-keys?limit=2`);
+    expect(page.meta.previous).toBeNull();
+    expect(page.meta.next).toMatch(new RegExp(`^/operator/v1/medias/${media.id}/api-keys\\?limit=2&after=[A-Za-z0-9_.-]+$`));
+
+    const second = (await operator.get(page.meta.next)).json();
+    expect(second.data.map((k: { id: string }) => k.id)).toEqual([admin_key.id]);
+    expect(second.data[0]).toMatchObject({ name: 'admin', role: 'admin', revoked_at: null });
+    expect(second.meta.next).toBeNull();
+    // Neither the secrets nor their hashes, anywhere in the answers.
+    for (const body of [res.body, JSON.stringify(second)]) {
+      for (const key of made) expect(body).not.toContain(key.key);
+      expect(body).not.toMatch(/hash/i);
+    }
+  });
+
+  it('answers 404 media_not_found for an unknown media, 400 for a malformed id, limit or cursor', async () => {
+    expectError(await operator.get(`/operator/v1/medias/${randomUUID()}/api-keys`), 404, 'media_not_found');
+    expectError(await operator.get('/operator/v1/medias/nope/api-keys'), 400, 'invalid_uuid');
+    expectError(await operator.get(`/operator/v1/medias/${seeded.mediaId}/api-keys?limit=101`), 400, 'validation_failed');
+    expectError(await operator.get(`/operator/v1/medias/${seeded.mediaId}/api-keys?after=garbage`), 400, 'invalid_cursor');
+  });
+
+  it("is the operator's only: no key, a wrong one or a media's own admin key get 401", async () => {
+    const path = `/operator/v1/medias/${seeded.mediaId}/api-keys`;
+    expectError(await client(ctx.app).get(path), 401, 'missing_api_key');
+    expectError(await client(ctx.app, `${OPERATOR_KEY}x`).get(path), 401, 'invalid_operator_key');
+    expectError(await client(ctx.app, seeded.keys.admin).get(path), 401, 'invalid_operator_key');
+  });
+});
+
 describe('who may call the operator API', () => {
   it('refuses a missing key and a wrong one of any length with 401, before the body is read', async () => {
     const anonymous = client(ctx.app);
@@ -264,6 +321,7 @@ describe('the operator API in the OpenAPI document', () => {
       ['post', '/operator/v1/medias', 'operatorCreateMedia', '201'],
       ['get', '/operator/v1/medias', 'operatorListMedias', '200'],
       ['post', '/operator/v1/medias/{id}/api-keys', 'operatorCreateApiKey', '201'],
+      ['get', '/operator/v1/medias/{id}/api-keys', 'operatorListApiKeys', '200'],
       ['delete', '/operator/v1/api-keys/{id}', 'operatorRevokeApiKey', '204'],
     ] as const;
     for (const [method, path, operationId, status] of operations) {

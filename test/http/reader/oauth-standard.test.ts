@@ -324,7 +324,8 @@ describe('RFC 6749 error objects', () => {
   it('keeps the house envelope on every other route', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/media/v1/oauth/jwks' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'the x-service-media-id header is required', code: 'missing_media_id' });
+    // The JWKS takes the media from media_id too (the jwks_uri of the authorization server metadata).
+    expect(res.json()).toEqual({ error: 'the x-service-media-id header (or the media_id query parameter) is required', code: 'missing_media_id' });
   });
 });
 

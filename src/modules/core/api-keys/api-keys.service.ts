@@ -96,6 +96,9 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
 
     list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
 
+    /** The operator's list: the keys of a media it names. */
+    listOfMedia: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query),
+
     async get(ctx: RequestContext, id: string) {
       const row = await repo.find(db, ctx.mediaId, id);
       if (!row) throw coreErrors.apiKeyNotFound();

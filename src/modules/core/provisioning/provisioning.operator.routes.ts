@@ -3,7 +3,7 @@ import { list, one } from '../../../shared/envelopes.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf, idParams, listOf, noContent, pagingQuery } from '../../../shared/schemas.js';
 import { toApiKey } from '../api-keys/api-keys.mappers.js';
-import { apiKeyCreateBody, createdApiKeySchema } from '../api-keys/api-keys.schemas.js';
+import { apiKeyCreateBody, apiKeySchema, createdApiKeySchema } from '../api-keys/api-keys.schemas.js';
 import { coreTags } from '../core.tags.js';
 import { toMedia } from '../tenancy/tenancy.mappers.js';
 import { mediaSchema } from '../tenancy/tenancy.schemas.js';
@@ -63,6 +63,20 @@ export const provisioningOperatorRoutes: FastifyPluginAsyncZod<{ provisioning: P
       const { row, secret } = await provisioning.createKey(params.id, body);
       return one({ ...toApiKey(row), key: secret });
     },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/medias/:id/api-keys',
+    operationId: 'operatorListApiKeys',
+    summary: 'List the keys of a media',
+    description: "The media's Backoffice keys, newest first, revoked ones with revoked_at: how an operator finds a leaked key's id from its prefix. Secrets are never shown again.",
+    tag,
+    access,
+    params: idParams,
+    querystring: pagingQuery,
+    response: { 200: listOf(apiKeySchema) },
+    handler: async (_ctx, { params, query }, reply) => list(reply.request, await provisioning.listKeys(params.id, query), toApiKey),
   });
 
   route(app, {

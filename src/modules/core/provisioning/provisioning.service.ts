@@ -15,7 +15,7 @@ export interface MediaProvision {
 
 /**
  * What the deployment's operator does, across medias: create a media with its first admin key,
- * list medias, issue and revoke any media's keys. The CLI and /operator/v1 both call these;
+ * list medias, issue, list and revoke any media's keys. The CLI and /operator/v1 both call these;
  * no media's own key reaches them.
  */
 export function createProvisioningService(deps: { db: Db; tenancy: TenancyService; apiKeys: ApiKeysService }) {
@@ -42,6 +42,12 @@ export function createProvisioningService(deps: { db: Db; tenancy: TenancyServic
     async createKey(mediaId: string, input: ApiKeyCreate) {
       await tenancy.getMedia(mediaId);
       return apiKeys.create(mediaId, input);
+    },
+
+    /** The media's keys, revoked ones too, newest first (404 media_not_found when there is none); never a secret. */
+    async listKeys(mediaId: string, query: PagingQuery) {
+      await tenancy.getMedia(mediaId);
+      return apiKeys.listOfMedia(mediaId, query);
     },
 
     /** Revokes a key of any media; revoking twice keeps the first time (404 api_key_not_found when unknown). */

@@ -1,5 +1,6 @@
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
-import { type SQL, and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { PgColumn, PgInsertValue, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, type Computed, type PartDefs, aggregate, part } from '../../../shared/aggregate.js';
 import { BLOCK_PART_COLUMNS, type BlockRow, blockComputed } from '../../../shared/blocks.js';
@@ -21,6 +22,23 @@ import { contentAuthors, contentBlocks, contentCategories, contentLocales, conte
  */
 const publishedNow = sql`${contents.isArchived} = false and ${contents.publishedAt} <= now()
   and exists (select 1 from ${statuses} where ${statuses.id} = ${contents.statusId} and ${statuses.isPublished})`;
+
+/** Whether `statusId` (a value, or the row's own column) is a published status: SQL inside a write's statement. */
+const isPublishedStatus = (statusId: string | PgColumn) =>
+  sql<boolean>`exists (select 1 from ${statuses} where ${statuses.id} = ${statusId} and ${statuses.isPublished})`;
+
+/**
+ * The published_at of a write that names none: entering a published status stamps the
+ * transaction's time (as Ghost and WordPress do), else the content would stay invisible to readers
+ * with no hint. A set published_at is kept, and so is a missing one while the status stays published.
+ */
+export const publishedAtOn = {
+  /** A new content in `statusId`. */
+  create: (statusId: string) => sql<Date | null>`case when ${isPublishedStatus(statusId)} then now() end`,
+  /** A content moving to `statusId`: the row's status is the one it leaves. */
+  move: (statusId: string) =>
+    sql<Date | null>`coalesce(${contents.publishedAt}, case when ${isPublishedStatus(statusId)} and not ${isPublishedStatus(contents.statusId)} then now() end)`,
+};
 
 const LOCALE_COLUMNS = [
   'id', 'locale', 'location', 'titleHtml', 'titleText', 'subtitleHtml', 'subtitleText', 'leadHtml', 'leadText',
@@ -349,17 +367,25 @@ export function createContentsRepository(pager: Paginator) {
     /** The media of a published content, whoever asks (a Public path names the content alone): one prepared lookup. */
     publishedOwner: (db: Executor, id: string) => contentRecord.ownerOf(db, id, 'published'),
 
-    async insert(db: Executor, values: typeof contents.$inferInsert): Promise<string> {
+    async insert(db: Executor, values: PgInsertValue<typeof contents>): Promise<string> {
       const [row] = await db.insert(contents).values(values).returning({ id: contents.id });
       return row!.id;
     },
 
-    async update(db: Executor, id: string, values: Partial<typeof contents.$inferInsert>): Promise<void> {
+    async update(db: Executor, id: string, values: PgUpdateSetSource<typeof contents>): Promise<void> {
       // updated_at always moves, so that a PATCH of locales alone also marks the content.
       await db
         .update(contents)
         .set({ ...values, updatedAt: new Date() })
         .where(eq(contents.id, id));
+    },
+
+    /** Before a workspace transfer to `statusId` (the statement that moves it is shared): published_at as the move sets it. */
+    async stampMove(db: Executor, mediaId: string, id: string, statusId: string): Promise<void> {
+      await db
+        .update(contents)
+        .set({ publishedAt: publishedAtOn.move(statusId) })
+        .where(and(eq(contents.id, id), eq(contents.mediaId, mediaId), isNull(contents.deletedAt)));
     },
 
     /** The live language entries of a content: id by locale. */

@@ -124,7 +124,12 @@ const editable = {
   show_publication_datetime: z.boolean().optional(),
   is_advertising: z.boolean().optional(),
   is_sponsored: z.boolean().optional(),
-  published_at: timestampInput.nullable().optional().describe('The content appears to readers at this instant when its status is a published one'),
+  published_at: timestampInput
+    .nullable()
+    .optional()
+    .describe(
+      'The content appears to readers at this instant when its status is a published one. Left out of a write that puts the content in a published status from another (a create, a status_id change, a workspace transfer) while it has none: the time of that write. An explicit null is kept',
+    ),
   released_at: timestampInput.nullable().optional(),
   released_at_timezone: timeZone.nullable().optional(),
   content_categories: categoriesInput.optional(),

@@ -16,6 +16,7 @@ import {
   type ContentsWithin,
   contentAggregate,
   contentPlaces,
+  publishedAtOn,
 } from './contents.repository.js';
 import type {
   BlockCreate,
@@ -270,7 +271,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           showPublicationDatetime: input.show_publication_datetime ?? true,
           isAdvertising: input.is_advertising ?? false,
           isSponsored: input.is_sponsored ?? false,
-          publishedAt: input.published_at ?? null,
+          publishedAt: input.published_at !== undefined ? input.published_at : publishedAtOn.create(input.status_id),
           releasedAt: input.released_at ?? null,
           releasedAtTimezone: input.released_at_timezone ?? null,
         });
@@ -299,7 +300,9 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           ...(patch.show_publication_datetime !== undefined && { showPublicationDatetime: patch.show_publication_datetime }),
           ...(patch.is_advertising !== undefined && { isAdvertising: patch.is_advertising }),
           ...(patch.is_sponsored !== undefined && { isSponsored: patch.is_sponsored }),
-          ...(patch.published_at !== undefined && { publishedAt: patch.published_at }),
+          ...(patch.published_at !== undefined
+            ? { publishedAt: patch.published_at }
+            : patch.status_id !== undefined && { publishedAt: publishedAtOn.move(patch.status_id) }),
           ...(patch.released_at !== undefined && { releasedAt: patch.released_at }),
           ...(patch.released_at_timezone !== undefined && { releasedAtTimezone: patch.released_at_timezone }),
         });
@@ -361,7 +364,11 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       }),
 
     async transfer(ctx: RequestContext, id: string, target: WorkspaceTransfer): Promise<void> {
-      const moved = await db.transaction((tx) => transferToWorkspace(tx, placed, contentPlaces, id, ctx.mediaId, target));
+      const moved = await db.transaction(async (tx) => {
+        // Stamped first, while the row still has the status it leaves; a refused transfer rolls it back.
+        await repo.stampMove(tx, ctx.mediaId, id, target.status_id);
+        return transferToWorkspace(tx, placed, contentPlaces, id, ctx.mediaId, target);
+      });
       if (!moved) throw docsErrors.contentNotFound();
     },
 
