@@ -36,6 +36,8 @@ export interface RouteEntry {
   version: VersionSource | undefined;
   /** Reader and Public reads that may go to the replica (DATABASE_READ_URL). */
   replica: boolean;
+  /** Where the route is declared, when asked for (docs/routes.md). */
+  site: string | undefined;
 }
 
 declare module 'fastify' {
@@ -78,6 +80,7 @@ export function recordRoutes(app: FastifyInstance, name: InterfaceName, route: R
       record: route.config?.record,
       version: route.config?.version,
       replica: route.config?.replica ?? false,
+      site: route.config?.site,
     });
   }
 }

@@ -132,6 +132,8 @@ declare module 'fastify' {
     errorFormat?: ErrorFormat;
     /** The declaration the route was made from, for another interface's twin of it (a Public operation serving a Reader one). */
     routeDef?: AnyRouteDef;
+    /** Where the route is declared (`src/…:line`), when docs/routes.md is being made. */
+    site?: string;
     /**
      * The Cache-Control of the route's success answers, when its tree's rule does not fit (an
      * answer drawn at random, which a shared cache must not hand to everyone): kept by every tree.
@@ -158,6 +160,25 @@ export function contextOf(req: FastifyRequest): RequestContext {
   return { mediaId: principal?.mediaId ?? req.mediaId, principal, requestId: req.id, db: req.server.db, tx: null };
 }
 
+/** docs/routes.md's generator (MPS_ROUTE_SITES=1) asks where each route is declared; nothing else pays for it. */
+const SITES = process.env.MPS_ROUTE_SITES === '1';
+
+/**
+ * Where a route is declared: the first frame of the call outside the shared mechanisms (a module's
+ * routes file, or the line that mounts a declared record), as `src/…:line`.
+ */
+function declarationSite(): string | undefined {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 64;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  for (const line of stack.split('\n').slice(1)) {
+    const found = /(src\/[^\s):]+):(\d+):\d+/.exec(line);
+    if (found && !/^src\/(shared|internals)\//.test(found[1]!)) return `${found[1]}:${found[2]}`;
+  }
+  return undefined;
+}
+
 /**
  * Declares one route: any method, any path with any params, a unique operationId, access
  * (permission, scope or anonymous), zod schemas for every part, success answers; the tree
@@ -176,6 +197,7 @@ export function route<
   if (def.body && def.consumes?.length === 1 && def.consumes[0] === 'multipart/form-data') streamedBodies.add(def.body);
   const statuses = Object.keys(def.response).map(Number) as SuccessStatus[];
   const status = statuses[0] ?? 200;
+  const site = SITES ? declarationSite() : undefined;
   const idempotent = def.idempotent ?? def.method === 'POST';
   app.openapiTags.set(def.tag.name, def.tag.description);
   const routeErrors: ErrorStatus[] = [...(def.errors ?? []), ...(idempotent ? ([400, 409, 422] as const) : [])];
@@ -195,6 +217,7 @@ export function route<
       ...(def.version && { version: def.version }),
       ...(def.serves !== undefined && { serves: def.serves }),
       ...(def.primary && { primary: true }),
+      ...(site && { site }),
     },
     schema: {
       operationId: def.operationId,
