@@ -234,7 +234,7 @@ const openapi: Command = {
     // The document is the routes' and their schemas', not the data's: the app is built over a pool
     // that never connects (a query would fail: nothing listens on port 1), never the configured
     // database, with secrets of its own (it signs nothing) and a job runner that does not look for
-    // work. An embedded database here cost 6 to 9 s of CPU for initdb and the migrations.
+    // work. An embedded database here would run initdb and every migration for a document that reads no data.
     const [{ buildApp }, { createDatabase }] = await Promise.all([import('./app.js'), import('./db/client.js')]);
     const database = await createDatabase({ databaseUrl: 'postgres://openapi@127.0.0.1:1/none' });
     const app = await buildApp({ config: { ...config, logLevel: 'silent' }, database, secret: async () => randomBytes(32), findWork: false });

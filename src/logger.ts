@@ -17,7 +17,7 @@ type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'sile
 /**
  * A request's logger (Fastify's `childLoggerFactory`) that becomes the pino child with the request
  * id only when something logs through it. Building a child serialises its bindings through the
- * redaction's wildcard stringifier (`*.password`...): a few µs on every request, and at the level a
+ * redaction's wildcard stringifier (`*.password`...): work on every request, and at the level a
  * deployment runs (`warn`) almost no request logs. What it writes, once it does, is the child's.
  */
 export function requestLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {

@@ -21,8 +21,8 @@ const bases = new WeakMap<object, Db>();
  * `transaction(work)` runs `work` in it, as a part of it. Not as a savepoint: whatever `work`
  * throws fails the request and rolls its whole transaction back (no caller catches a failed
  * transaction and goes on with the request's), so a savepoint undid nothing the request's rollback
- * does not, and cost two more statements (`SAVEPOINT`, `RELEASE`), a round trip each: a fifth of a
- * write request's. Work a handler leaves running after its transaction has ended finds the store
+ * does not, and cost two more statements (`SAVEPOINT`, `RELEASE`), a round trip each, on every
+ * write. Work a handler leaves running after its transaction has ended finds the store
  * closed and falls back to the plain database.
  */
 export function transactional(base: Db): Db {

@@ -6,8 +6,8 @@ export const DISPLAY_NAME = Symbol.for('fastify.display-name');
  * its display name, unless it has one. Without one, Fastify names a plugin (for its errors and
  * `printPlugins`) by looking for it among the exports of every CommonJS module loaded
  * (`Object.keys(require.cache)`, twice per `register`): with the service's dependencies loaded,
- * that was 13 ms and 11 MB of garbage for each app built, a fifth of what building one allocated
- * (start-up, and every test file's app). Our plugins are named functions, never a module's whole
+ * that was a large share of the time and garbage of building an app (start-up, and every test
+ * file's app). Our plugins are named functions, never a module's whole
  * export, so the name is the same. Instances made by `register` inherit the root's `register`, so
  * this covers every level. Canary: fastify-plugin-names.test.ts.
  */

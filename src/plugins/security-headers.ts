@@ -36,7 +36,7 @@ export function securityHeaders(): Record<string, string> {
 
 /**
  * helmet's policy on every response. helmet itself rebuilds the same header values on every
- * request (about 5% of a by-id read's CPU); these are static, so they are built at start-up.
+ * request; these are static, so they are built once at start-up.
  */
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance) => {

@@ -35,8 +35,8 @@ type TransformObject = ReturnType<typeof createJsonSchemaTransformObject>;
  * What the document converts once for the process, as fastify-type-provider-zod converts it: each
  * zod schema's JSON Schema by part (`body`, `params`, a response), and the named schemas as
  * components. The document converts the same objects (the error bodies, a record's wire shape) for
- * hundreds of operations, and a process that builds several apps (a test worker) made each
- * document again in 0.3 to 0.5 s. Kept as JSON text, so that no document shares an object another
+ * hundreds of operations, and a process that builds several apps (a test worker) would convert
+ * them all again for each document. Kept as JSON text, so that no document shares an object another
  * one could change; made again when the set of named schemas changes, as component references
  * depend on it (the library's own registry cache keys on the same count).
  */

@@ -9,7 +9,7 @@ export const isBadText = (value: string): boolean => BAD_TEXT.test(value);
  * The path (`metadata.0.value`) of the first string or key that breaks the rule, or undefined.
  * Iterative, so that a deeply nested body cannot overflow the stack. Nearly every request passes:
  * a first walk names nothing, and only when it finds something does a second one build the paths
- * (a path string per value was 0.4 KB and 0.5 µs a request).
+ * (a path string built per value, for the rare request that fails, would cost every request).
  */
 export function findBadText(value: unknown): string | undefined {
   return firstBadText(value, false) === undefined ? undefined : firstBadText(value, true);

@@ -361,8 +361,8 @@ export const toWireVideo = (v: StoredVideo | null | undefined) =>
  */
 export function toWireBlock(row: BlockRow, urlOf: ImageUrl) {
   // Each shape written out, not spread from a common base: on Node 20 an object spread followed by
-  // more properties costs about 2 µs an object (V8's slow path), which made mapping five blocks
-  // cost more than reading them; a literal costs a few dozen nanoseconds.
+  // more properties takes V8's slow path, which made mapping a content's blocks cost more than
+  // reading them; a literal does not.
   const { id, position } = row;
   const f = row.fields;
   switch (row.kind as BlockKind) {

@@ -9,8 +9,8 @@ const TTL_RESOLUTION_MS = 100;
 
 /**
  * An in-process LRU cache of at most `entries` entries (with a `ttl` when given) that allocates as
- * it fills. lru-cache's own `max` preallocates its arrays up front: a 100,000-entry cache cost 12 ms
- * and megabytes at every app build, before it held a single entry. Bounded by `maxSize` with each
+ * it fills. lru-cache's own `max` preallocates its arrays up front: a large cache paid for its whole
+ * capacity at every app build (each test file's too), before it held a single entry. Bounded by `maxSize` with each
  * entry counting one, it grows with use and evicts the least recently used past the bound.
  */
 export function lruCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(

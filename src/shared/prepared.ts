@@ -17,8 +17,8 @@ export const rowsAsSelected = <Row>(statement: Prepared<Row>, params: Record<str
   describedRows<Row>(statement, params) ?? (statement as unknown as { all(params: Record<string, unknown>): Promise<Row[]> }).all(params);
 
 /**
- * Hot queries are built once per executor and key instead of on every request (Drizzle
- * spends tens of microseconds building SQL; PostgreSQL then also plans a named statement
+ * Hot queries are built once per executor and key instead of on every request (Drizzle would
+ * build the same SQL text on every call; PostgreSQL then also plans a named statement only
  * once per connection). Executors are held weakly, so a transaction's statements go with it
  * (a request transaction's too: the `transactional` handle stands for the executor it runs on now).
  * `get` then `set` on a miss, so that a hit allocates nothing (not even a builder closure).

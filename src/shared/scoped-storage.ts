@@ -3,8 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * Whether this runtime's AsyncLocalStorage is built on async hooks (Node 20 and 22): there, an
  * instance that has run once keeps a promise hook on every promise and an init hook on every
- * async resource of the process until it is disabled, whether anything reads it or not (about 10
- * µs a categories page, in the bench, once a single write had run). Node 24's (AsyncContextFrame)
+ * async resource of the process until it is disabled, whether anything reads it or not (so every
+ * later read pays for them once a single write has run). Node 24's (AsyncContextFrame)
  * costs nothing while idle and has no `_enable`.
  */
 export const HOOKED = typeof (AsyncLocalStorage.prototype as unknown as { _enable?: unknown })._enable === 'function';

@@ -21,7 +21,7 @@ const WIDE = /[\u0100-\uffff]/;
 
 // xxHash64 (WebAssembly): an ETag only has to tell two versions of one representation apart, which
 // 64 bits do with a chance of 1 in 2^64 of missing a change; @fastify/etag's default is a 32-bit
-// FNV-1a. SHA-256 cost 6 µs for a page of 20 categories (11 KB), about 3 % of its request; this 1.
+// FNV-1a; a cryptographic hash guards against nothing here and costs several times more per answer.
 // Compiled once, started on import and awaited by buildApp (not a top-level await, which would
 // change the order in which the modules that import this one are evaluated).
 let hasher: Awaited<ReturnType<typeof xxhash>> | undefined;
@@ -122,8 +122,8 @@ export function validators(cacheControl: (req: FastifyRequest, reply: FastifyRep
     }
     if ((reply.statusCode !== 200 && reply.statusCode !== 201) || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return done(null, payload);
     // A large read's body with a character past Latin-1 is encoded to UTF-8 once, here: hashing
-    // such a string encodes it, and so would Fastify's Content-Length and the socket's write (a
-    // Reader page of 50 KB: about 30 µs each); its tag is the same either way (of its UTF-8 bytes).
+    // such a string encodes it, and so would Fastify's Content-Length and the socket's write: three
+    // encodings of one body; its tag is the same either way (of its UTF-8 bytes).
     // Any other stays a string: Node writes a small one in one piece with the headers, and a
     // Latin-1 one is hashed without being encoded. A write's stays a string for the hooks after
     // this one (idempotency keeps it as text).

@@ -87,7 +87,7 @@ export async function readerList<Row, T, K extends string = never>(
   }
   const view: ReaderView<K> = { locale: asked, fallback: req.media.defaultLocale, collect };
   const data = page.items.map((row) => map(row, view));
-  // (Assigned, not spread: on Node 20 a spread followed by more properties costs about 2 µs.)
+  // (Assigned, not spread: on Node 20 a spread followed by more properties takes V8's slow path.)
   const meta = Object.assign(pagingMeta(req, page), {
     locales: { current: chooseLocale(req.media.locales, asked, req.media.defaultLocale), available: req.media.locales },
   });

@@ -2,7 +2,7 @@ import type * as Sharp from 'sharp';
 import type { Metadata } from 'sharp';
 import { coreErrors } from '../core.errors.js';
 
-// sharp loads libvips, a native library (~150 ms of CPU): on the first image, not at every start.
+// sharp loads libvips, a native library: on the first image, so that a start that sees none never pays for it.
 let sharpModule: Promise<typeof Sharp> | undefined;
 const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
 

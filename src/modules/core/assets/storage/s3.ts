@@ -35,7 +35,7 @@ export function s3Storage(options: S3Options): Storage {
     });
     return { s3, client };
   };
-  // The SDK is a large import (~150 ms of CPU): loaded on the first object, not at every start.
+  // The SDK is a large import: loaded on the first object, so that a start that stores nothing never pays for it.
   let sdk: Promise<ReturnType<typeof connect>> | undefined;
   const load = () => (sdk ??= import('@aws-sdk/client-s3').then(connect));
   const Bucket = options.bucket;
