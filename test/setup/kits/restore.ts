@@ -49,6 +49,7 @@ export function restoreChecks(clients: () => { api: Client; foreign: Client }, t
         const record = await target.create(api);
         const narrowed = await api.patch(`${collection}/${record.id}`, target.narrow);
         expect(narrowed.statusCode, narrowed.body).toBe(200);
+        expect(unstamped(narrowed.json().data)).not.toEqual(unstamped(record));
         expect(await api.delete(`${collection}/${record.id}`)).toMatchObject({ statusCode: 204 });
         const restored = await api.post(`${collection}/${record.id}/restore`);
         expect(restored.statusCode, restored.body).toBe(200);
