@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { ZodApp } from './http/route.js';
 import type { RecordDeps } from './record/declaration.js';
 
@@ -40,7 +41,7 @@ export function inTreeOrder<C>(areas: ReadonlyArray<MountedArea<C>>, lead: reado
   return [...areas].sort((a, b) => rank(a) - rank(b));
 }
 
-/** Mounts each area's routes of `tree` in the tree's scope, one after the other. */
-export async function mountAreas<C>(app: unknown, tree: Tree, areas: ReadonlyArray<MountedArea<C>>, context: C): Promise<void> {
-  for (const { area, own } of areas) await area[tree]?.(app as ZodApp, context, own);
+/** Mounts each area's routes of `tree` in the tree's scope (where its routes declare zod schemas), one after the other. */
+export async function mountAreas<C>(app: FastifyInstance, tree: Tree, areas: ReadonlyArray<MountedArea<C>>, context: C): Promise<void> {
+  for (const { area, own } of areas) await area[tree]?.(app as unknown as ZodApp, context, own);
 }

@@ -11,7 +11,11 @@ import { clientToken, registerClient } from '../setup/reader.js';
 
 // An area declared in one file (test/fixtures/notes.area.ts) and mounted by the test alone: the
 // shared kits give it the checks every area's routes get.
-const ctx: TestContext = await createTestApp({ rateLimit: { backoffice: 10_000, reader: 10_000, anonymous: 10_000, token: 10_000 } }, { areas: [notesArea] }, { tables: [notes, noteLocales] });
+const ctx: TestContext = await createTestApp(
+  { rateLimit: { backoffice: 10_000, reader: 10_000, anonymous: 10_000, token: 10_000 } },
+  { areas: [notesArea] },
+  { tables: [notes, noteLocales] },
+);
 afterAll(() => ctx.close());
 
 const createNote = async (api: Client, body: Record<string, unknown> = {}) => {
