@@ -6,6 +6,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type Services, createServices } from './container.js';
+// After the container: the modules' schemas register (and so list in OpenAPI) in its import order.
+import { type AppArea, areasByTree } from './areas.js';
 import type { Database } from './db/client.js';
 import type { MailTransport } from './modules/messenger/index.js';
 import { backofficeTree } from './interfaces/backoffice/index.js';
@@ -45,6 +47,8 @@ export interface AppDeps {
   secret?: (name: string) => Promise<Buffer>;
   /** false: the job runner does not look for waiting work when the app is ready (an app built for its OpenAPI document). */
   findWork?: boolean;
+  /** Areas mounted after the service's own, in each tree (a test's fixture area); never in production. */
+  areas?: readonly AppArea[];
 }
 
 declare module 'fastify' {
@@ -163,7 +167,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
   }
 
-  const trees = { config, services, redis: deps.redis, authFailures: createAuthFailureThrottle(config.authFailureLimit, deps.redis) };
+  const trees = {
+    config,
+    services,
+    redis: deps.redis,
+    authFailures: createAuthFailureThrottle(config.authFailureLimit, deps.redis),
+    areas: areasByTree(deps.areas ?? [], services, database.db),
+  };
   await app.register(backofficeTree, trees);
   await app.register(readerTree, { ...trees, prefix: '/api/media/v1' });
   await app.register(readerWellKnownTree, { ...trees, prefix: '/.well-known' });

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
 import { sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { expect, inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, createDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { UUID } from './expect.js';
+import { createTables } from './kits/tables.js';
 import { type Client, createCategory } from './factories.js';
 import { cloneNamePrefix, onConnection, withDatabase } from './global-setup.js';
 import { recordServed } from './served.js';
@@ -151,10 +153,12 @@ export interface TestContext {
 export async function createTestApp(
   overrides: Partial<Config> = {},
   extra: Omit<Parameters<typeof buildApp>[0], 'config' | 'database'> = {},
-  options: { fresh?: boolean } = {},
+  options: { fresh?: boolean; tables?: readonly PgTable[] } = {},
 ): Promise<TestContext> {
   // fresh: a database no earlier file wrote to (the plan tests: no dead rows, no statistics).
   const { database, drop } = await (options.fresh ? createTestDatabase() : pooledTestDatabase());
+  // tables: a fixture area's own, made before the app and dropped before the database is handed back.
+  const own = await createTables(database.db, options.tables ?? []);
   const app = await buildApp({ config: testConfig(overrides), database, ...extra });
   recordServed(app, inject('servedAnswers'));
   await app.ready();
@@ -162,6 +166,7 @@ export async function createTestApp(
     app,
     database,
     close: async () => {
+      await own.drop();
       await app.close();
       await drop();
     },

@@ -2,15 +2,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Services } from '../../container.js';
-import { adOpsBackofficeRoutes } from '../../modules/ad-ops/index.js';
-import { communityBackofficeRoutes } from '../../modules/community/index.js';
-import { coreBackofficeRoutes, webhookEventHooks } from '../../modules/core/index.js';
-import { docsBackofficeRoutes } from '../../modules/docs/index.js';
-import { magazinesBackofficeRoutes } from '../../modules/magazines/index.js';
-import { messengerBackofficeRoutes } from '../../modules/messenger/index.js';
-import { oauthBackofficeRoutes } from '../../modules/oauth/index.js';
-import { publisherBackofficeRoutes } from '../../modules/publisher/index.js';
-import { readerhubBackofficeRoutes } from '../../modules/readerhub/index.js';
+import { type AreasByTree, mountAreas } from '../../shared/area.js';
+import type { AreaContext } from '../../areas.js';
+import { webhookEventHooks } from '../../modules/core/index.js';
 import { apiKeyAuth } from '../../plugins/api-key-auth.js';
 import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
 import { applyCors } from '../../plugins/cors.js';
@@ -27,10 +21,13 @@ export interface TreeOptions {
   redis?: Redis | undefined;
   /** Failed authentications per IP, shared by the Backoffice and Reader trees. */
   authFailures: AuthFailureThrottle;
+  /** The areas each tree mounts, in its order (src/areas.ts). */
+  areas: AreasByTree<AreaContext>;
 }
 
 /** The Backoffice: API-key auth, per-key rate limit, and the areas under their version prefixes. */
-export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis, authFailures }) => {
+export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, options) => {
+  const { config, services, redis, authFailures } = options;
   // Off unless CORS_BACKOFFICE_ORIGINS names the origins: an admin console is one known site.
   await applyCors(app, config.corsBackofficeOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
   // What a write's target holds now: the version If-Match names, the status a write changes.
@@ -85,13 +82,5 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, { con
     namespace: 'backoffice',
   });
 
-  await app.register(coreBackofficeRoutes, { prefix: '/core/v2', core: services.core });
-  await app.register(oauthBackofficeRoutes, { prefix: '/core/v2/oauth', oauth: services.oauth });
-  await app.register(publisherBackofficeRoutes, { publisher: services.publisher });
-  await app.register(readerhubBackofficeRoutes, { prefix: '/core/v2', readerhub: services.readerhub });
-  await app.register(communityBackofficeRoutes, { prefix: '/community/v2', community: services.community });
-  await app.register(docsBackofficeRoutes, { prefix: '/docs/v2', docs: services.docs });
-  await app.register(magazinesBackofficeRoutes, { prefix: '/magazines/v2', magazines: services.magazines });
-  await app.register(adOpsBackofficeRoutes, { prefix: '/ad-ops/v2', adOps: services.adOps });
-  await app.register(messengerBackofficeRoutes, { prefix: '/messenger/v2', messenger: services.messenger, sunset: config.publicApiSunset });
+  await mountAreas(app, 'backoffice', options.areas.backoffice, options);
 };

@@ -1,12 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { adOpsPublicRoutes } from '../../modules/ad-ops/index.js';
-import { corePublicRoutes, coreTags } from '../../modules/core/index.js';
-import { docsPublicRoutes } from '../../modules/docs/index.js';
-import { communityPublicRoutes } from '../../modules/community/index.js';
-import { magazinesPublicRoutes } from '../../modules/magazines/index.js';
-import { messengerPublicRoutes } from '../../modules/messenger/index.js';
-import { publisherPublicRoutes } from '../../modules/publisher/index.js';
+import { coreTags } from '../../modules/core/index.js';
+import { mountAreas } from '../../shared/area.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../shared/http/route-table.js';
@@ -47,7 +42,8 @@ const template = (url: string) => url.replace(/:(\w+)/g, '{$1}');
  * and a `Link` to its Reader successor; its answers are cacheable (`Cache-Control`, a strong
  * `ETag`, 304 to a matching `If-None-Match`).
  */
-export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config, services, redis }) => {
+export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, options) => {
+  const { config, services, redis } = options;
   // Read-only, and open to the same browser origins as the Reader.
   await applyCors(app, config.corsOrigins ?? (config.corsBackofficeOrigins ? false : undefined), ['GET', 'HEAD']);
   app.addHook('onRoute', (route) => {
@@ -98,13 +94,7 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
     namespace: 'public',
   });
 
-  await app.register(corePublicRoutes, { core: services.core });
-  await app.register(docsPublicRoutes, { docs: services.docs });
-  await app.register(magazinesPublicRoutes, { magazines: services.magazines });
-  await app.register(communityPublicRoutes, { community: services.community });
-  await app.register(publisherPublicRoutes, { publisher: services.publisher, organizationMedia: (id) => services.community.profiles.mediaOf('organizations', id) });
-  await app.register(adOpsPublicRoutes, { adOps: services.adOps });
-  await app.register(messengerPublicRoutes, { messenger: services.messenger });
+  await mountAreas(app, 'public', options.areas.public, options);
 
   // What a team planning its migration needs: every Public operation and its successor.
   route(app, {

@@ -1,15 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { uuid } from '../../shared/schemas.js';
-import { adOpsReaderRoutes } from '../../modules/ad-ops/index.js';
-import { communityReaderRoutes } from '../../modules/community/index.js';
-import { coreReaderRoutes } from '../../modules/core/index.js';
-import { docsReaderRoutes } from '../../modules/docs/index.js';
-import { magazinesReaderRoutes } from '../../modules/magazines/index.js';
-import { messengerReaderRoutes } from '../../modules/messenger/index.js';
-import { bearerErrors, oauthDiscoveryRoutes, oauthReaderRoutes } from '../../modules/oauth/index.js';
-import { publisherReaderRoutes } from '../../modules/publisher/index.js';
-import { readerhubReaderRoutes } from '../../modules/readerhub/index.js';
+import { bearerErrors, oauthDiscoveryRoutes } from '../../modules/oauth/index.js';
+import { mountAreas } from '../../shared/area.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { readerAuth } from '../../plugins/reader-auth.js';
@@ -116,20 +109,8 @@ async function readerRules(app: Parameters<FastifyPluginAsync<TreeOptions>>[0], 
 
 /** The Reader interface at /api/media/v1. */
 export const readerTree: FastifyPluginAsync<TreeOptions> = async (app, options) => {
-  const { config, services } = options;
   await readerRules(app, options);
-  await app.register(oauthReaderRoutes, {
-    prefix: '/oauth',
-    oauth: { ...services.oauth, tokenRateLimit: config.rateLimit.token },
-  });
-  await app.register(coreReaderRoutes, { core: services.core });
-  await app.register(publisherReaderRoutes, { publisher: services.publisher });
-  await app.register(readerhubReaderRoutes, { readerhub: services.readerhub });
-  await app.register(communityReaderRoutes, { community: services.community });
-  await app.register(docsReaderRoutes, { docs: services.docs });
-  await app.register(magazinesReaderRoutes, { magazines: services.magazines });
-  await app.register(adOpsReaderRoutes, { adOps: services.adOps });
-  await app.register(messengerReaderRoutes, { messenger: services.messenger });
+  await mountAreas(app, 'reader', options.areas.reader, options);
 };
 
 /**

@@ -36,7 +36,7 @@ export interface RecordDeclaration<L extends string = string> {
   area: RecordArea;
   /** The Backoffice collection path under the area's prefix: `/media-blocks`. */
   path: string;
-  tags: { backoffice: Tag; reader?: Tag };
+  tags: { backoffice: Tag; reader?: Tag; public?: Tag };
   /** The record's aggregate (each has its own tables and views: typed loosely here, as the service uses it). */
   agg: { root: PgTable; parts: object };
   schemas: { item: z.ZodType; create: z.ZodType; update: z.ZodType; reader?: z.ZodType };
@@ -69,6 +69,11 @@ export interface RecordDeclaration<L extends string = string> {
     /** A row as readers see it in one language, when not the reader schema's fields with `localized`. */
     toReader?: (row: never, view: { locale: string | undefined; fallback: string }) => unknown;
   };
+  /**
+   * Its deprecated Public reads, twins of the Reader's (`recordPublicRoutes`): under
+   * `/api/public/<group>/v2`, the list under its media and the record by id.
+   */
+  public?: { group: string };
 }
 
 /** Declares a record kind (an identity that checks the declaration's shape). */

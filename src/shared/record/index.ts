@@ -6,7 +6,8 @@
  */
 export { type RecordArea, type RecordDeclaration, type RecordDeps, type DeclaredService, declaredService, defineRecord, named } from './declaration.js';
 export { type RecordService, type RecordSpec, recordService } from './service.js';
-export { recordBackofficeRoutes, recordReaderList, recordReaderRoutes, toWireOf } from './routes.js';
+export { recordBackofficeRoutes, recordPublicRoutes, recordReaderList, recordReaderRoutes, toWireOf } from './routes.js';
+export { recordArea } from './area.js';
 export { type LiveIds, type Reference, checkReferences, liveIdsIn, missingIds, reference } from './references.js';
 export { describedRecordSchemas, localesIn, recordSchemas, toDescribedRecord } from './schemas.js';
 export { type WirePlan, backofficeRecordOf, columnsOf, readerRecordOf, wireOf, wirePlan } from './wire.js';

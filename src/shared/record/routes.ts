@@ -1,6 +1,7 @@
 import type { PageFilter } from '../aggregate.js';
 import type { RequestContext } from '../context.js';
 import type { Lockable } from '../http/effects.js';
+import { publicTwin } from '../http/public.js';
 import { readerRecordRoutes, recordListRoute } from '../http/records.js';
 import { backofficeResource } from '../http/resource.js';
 import type { ZodApp } from '../http/route.js';
@@ -83,4 +84,21 @@ export function recordReaderRoutes(app: ZodApp, d: RecordDeclaration, service: D
         r.by === 'key' || (r.by === 'key_or_id' && !isUuid(address)) ? service.getByKey(ctx, address, view) : service.getIn(ctx, address, view),
     },
   });
+}
+
+/**
+ * A declared record's Public reads (deprecated; the Public tree registers after the Reader's): the
+ * twins of its Reader list, under the media (`/<group>/v2/medias/{media_id}<path>`), and of its
+ * read by id (`/<group>/v2<path>/{id}`), whose media is the record's own, in the Reader's view.
+ */
+export function recordPublicRoutes(app: ZodApp, d: RecordDeclaration, service: DeclaredService) {
+  const r = d.reader;
+  if (!d.public || !r) return;
+  const prefix = `/${d.public.group}/v2`;
+  const tag = d.tags.public ?? d.tags.reader!;
+  if (r.list) publicTwin(app, { reader: `readerList${d.names.many}`, url: `${prefix}/medias/:media_id${r.path}`, operationId: `publicList${d.names.many}`, media: 'path', tag });
+  if ((r.by ?? 'id') === 'id') {
+    const media = { param: 'id', of: (id: string) => service.mediaOf(id, r.view as never) };
+    publicTwin(app, { reader: `readerGet${d.names.one}`, url: `${prefix}${r.path}/:id`, operationId: `publicGet${d.names.one}`, media, tag });
+  }
 }

@@ -4,17 +4,20 @@ import { categories } from '../../../src/modules/core/categories/categories.tabl
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { ISO_MS, UUID } from '../../setup/expect.js';
 import { type CategoryWire, type Client, client, createCategory, seedMedia } from '../../setup/factories.js';
+import { restoreChecks } from '../../setup/kits/restore.js';
 import { backdate, insertCategories } from '../../setup/rows.js';
 
 let ctx: TestContext;
 let api: Client;
 let viewer: Client;
+let foreign: Client;
 
 beforeAll(async () => {
   ctx = await createTestApp();
   const seeded = await seedMedia(ctx.app);
   api = client(ctx.app, seeded.keys.editor);
   viewer = client(ctx.app, seeded.keys.viewer);
+  foreign = client(ctx.app, (await seedMedia(ctx.app)).keys.editor);
 });
 afterAll(() => ctx.close());
 
@@ -181,23 +184,8 @@ describe('PATCH /core/v2/categories/:id', () => {
 });
 
 describe('DELETE and restore', () => {
-  it('soft-deletes: the category disappears from reads and lists, then comes back on restore', async () => {
-    const category = await createCategory(api);
-    const del = await api.delete(`/core/v2/categories/${category.id}`);
-    expect(del.statusCode).toBe(204);
-    expect(del.body).toBe('');
-
-    expect((await api.get(`/core/v2/categories/${category.id}`)).statusCode).toBe(404);
-    const listed = (await api.get('/core/v2/categories?limit=100')).json().data.map((c: CategoryWire) => c.id);
-    expect(listed).not.toContain(category.id);
-    expect((await api.delete(`/core/v2/categories/${category.id}`)).statusCode).toBe(404);
-
-    const restored = await api.post(`/core/v2/categories/${category.id}/restore`);
-    expect(restored.statusCode).toBe(200);
-    expect(restored.json().data).toMatchObject({ id: category.id, deleted_at: null });
-    expect(restored.json().data.locales).toEqual(category.locales);
-    expect((await api.get(`/core/v2/categories/${category.id}`)).statusCode).toBe(200);
-  });
+  // Gone from reads and lists, a second delete 404, another media's restore 404, restored as it was.
+  restoreChecks(() => ({ api, foreign }), { collection: '/core/v2/categories', notFound: 'category_not_found', create: (editor) => createCategory(editor) });
 
   it('restores exactly the locale entries the delete took away, not one deleted on its own before', async () => {
     const category = await createCategory(api);
