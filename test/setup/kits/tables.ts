@@ -27,7 +27,8 @@ export function tableDdl(table: PgTable): string[] {
     return `foreign key (${names(r.columns)}) references ${quote(getTableConfig(r.foreignTable).name)} (${names(r.foreignColumns)})`;
   });
   const indexes = c.indexes.map(({ config: ix }) => {
-    const on = (ix.columns as Array<{ name: string }>).map((x) => quote(x.name)).join(', ');
+    // A column, or an expression such as desc(column), rendered without its table's name (DDL names it once).
+    const on = (ix.columns as Array<{ name?: string } | SQL>).map((x) => ('name' in x && typeof x.name === 'string' ? quote(x.name) : text(x as SQL).replaceAll(`${quote(c.name)}.`, ''))).join(', ');
     const where = ix.where ? ` where ${text(ix.where)}` : '';
     return `create ${ix.unique ? 'unique ' : ''}index if not exists ${quote(ix.name!)} on ${quote(c.name)} (${on})${where}`;
   });

@@ -1,5 +1,5 @@
 import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from '../../../db/columns.js';
+import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
 
 export const media = pgTable('media', {
   id: idColumn(),
@@ -15,6 +15,9 @@ export const mediaIdColumn = () =>
   uuid('media_id')
     .notNull()
     .references(() => media.id);
+
+/** The columns every record of a media shares: id, media, timestamps, soft delete (with `recordIndexes` of db/columns.ts). */
+export const recordColumns = () => ({ id: idColumn(), mediaId: mediaIdColumn(), ...timestamps(), deletedAt: deletedAt() });
 
 /** The columns a media's named record with a stable key shares (a workspace, a content type, a topic). */
 export const keyedRecordColumns = () => ({

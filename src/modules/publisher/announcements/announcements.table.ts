@@ -1,6 +1,8 @@
 import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { tstz } from '../../../db/columns.js';
-import { localesTable, organizationPageIndex, recordColumns, recordIndexes } from '../publisher.columns.js';
+import { localesTable, recordIndexes } from '../../../db/columns.js';
+import { recordColumns } from '../../core/tenancy/tenancy.table.js';
+import { organizationPageIndex } from '../publisher.columns.js';
 
 /** A notice shown to readers inside its display window (starts_at..ends_at, either end open). */
 export const announcements = pgTable(

@@ -1,7 +1,9 @@
 import { index, integer, jsonb, pgTable, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { text } from 'drizzle-orm/pg-core';
 import { idColumn, refColumn } from '../../../db/columns.js';
-import { localesTable, organizationPageIndex, recordColumns, recordIndexes } from '../publisher.columns.js';
+import { localesTable, recordIndexes } from '../../../db/columns.js';
+import { recordColumns } from '../../core/tenancy/tenancy.table.js';
+import { organizationPageIndex } from '../publisher.columns.js';
 
 /** The credits of an event or a project, owned by an organization. */
 export const distributions = pgTable(

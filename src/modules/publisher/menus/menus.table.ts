@@ -1,5 +1,6 @@
 import { jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { localesTable, recordColumns, recordIndexes } from '../publisher.columns.js';
+import { localesTable, recordIndexes } from '../../../db/columns.js';
+import { recordColumns } from '../../core/tenancy/tenancy.table.js';
 import type { MenuItem } from './menus.js';
 
 /** A navigation menu of the media's website or apps, unique by key. */

@@ -1,6 +1,7 @@
 import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { tstz } from '../../../db/columns.js';
-import { recordColumns, recordIndexes } from '../publisher.columns.js';
+import { recordIndexes } from '../../../db/columns.js';
+import { recordColumns } from '../../core/tenancy/tenancy.table.js';
 
 /** A content published on an outside channel (web, app, newsletter, social, partner). */
 export const publications = pgTable(

@@ -1,5 +1,6 @@
 import { date, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { localesTable, recordColumns, recordIndexes } from '../publisher.columns.js';
+import { localesTable, recordIndexes } from '../../../db/columns.js';
+import { recordColumns } from '../../core/tenancy/tenancy.table.js';
 
 /** A dated release (book, album, film, report) of an organization or a project. */
 export const releases = pgTable(

@@ -1,5 +1,6 @@
 import { integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { localesTable, recordColumns, recordIndexes } from '../publisher.columns.js';
+import { localesTable, recordIndexes } from '../../../db/columns.js';
+import { recordColumns } from '../../core/tenancy/tenancy.table.js';
 
 /** An RSS feed: which published contents it lists (categories, templates, how many), unique by key. */
 export const rssFeeds = pgTable(

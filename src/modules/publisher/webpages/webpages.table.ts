@@ -1,6 +1,8 @@
 import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { statuses } from '../../core/tenancy/tenancy.table.js';
-import { localesTable, organizationPageIndex, recordColumns, recordIndexes } from '../publisher.columns.js';
+import { localesTable, recordIndexes } from '../../../db/columns.js';
+import { recordColumns } from '../../core/tenancy/tenancy.table.js';
+import { organizationPageIndex } from '../publisher.columns.js';
 import { refColumn } from '../../../db/columns.js';
 
 /** A page of the media's website (about, imprint, terms), unique by key, shown to readers in a published status. */
