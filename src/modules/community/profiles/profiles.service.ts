@@ -7,13 +7,14 @@ import type { PagingQuery } from '../../../shared/schemas.js';
 import type { ReaderPrincipal } from '../../../shared/scopes.js';
 import { searchConfigOf, searchConfigsOf } from '../../../shared/search.js';
 import { type WorkspaceTransfer, assertPlacement, transferToWorkspace } from '../../../shared/workspace.js';
+import { mediaPlaces } from '../../core/index.js';
 import { communityErrors } from '../community.errors.js';
 import { boundsOf, expand } from '../events/events.schedules.js';
 import type { ProfileTypesRepository } from '../profile-types/profile-types.repository.js';
 import type { KindDef } from './profiles.kind.js';
 import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
 import { liveProfileIds, publishedProfileIds } from './profiles.lookup.js';
-import { type ProfilesRepository, profilePlaces } from './profiles.repository.js';
+import type { ProfilesRepository } from './profiles.repository.js';
 import {
   ADDRESS_FIELDS,
   CONTACT_FIELDS,
@@ -30,7 +31,7 @@ export interface ProfilesDeps {
   missingCategories(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   missingAssetImages(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   /** A live asset image of the media by file key, else a 404 (cover and profile images name one). */
-  imageByKey?(ctx: RequestContext, fileKey: string): Promise<unknown>;
+  imageByKey(ctx: RequestContext, fileKey: string): Promise<unknown>;
   /** The ids among `ids` that are live contents of the media (docs' public lookup; block entries name contents). */
   liveContentIds(executor: Executor, mediaId: string, ids: string[]): Promise<Set<string>>;
   /** The ids among `ids` that are contents of the media readers may see now (a Reader block shows only those). */
@@ -182,7 +183,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
 
   /** Cover and profile images name live asset images of the media by file key (404 otherwise). */
   const assertImages = async (ctx: RequestContext, input: ProfileInput) => {
-    for (const key of [input.cover_image_key, input.profile_image_key]) if (key && core.imageByKey) await core.imageByKey(ctx, key);
+    for (const key of [input.cover_image_key, input.profile_image_key]) if (key) await core.imageByKey(ctx, key);
   };
 
   const ownColumns = (kind: ProfileKind, input: ProfileInput) => kinds[kind].columns(input);
@@ -207,7 +208,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
       await assertLocales(ctx.mediaId, input);
       await assertImages(ctx, input);
       return db.transaction(async (tx) => {
-        await assertPlacement(tx, profilePlaces, ctx.mediaId, { workspaceId: input.profile.workspace_id, statusId: input.profile.status_id });
+        await assertPlacement(tx, mediaPlaces, ctx.mediaId, { workspaceId: input.profile.workspace_id, statusId: input.profile.status_id });
         const type = await profileTypeOf(tx, ctx.mediaId, kind, input.profile.profile_type_id, 'profile.profile_type_id');
         assertFlags(type, input);
         await assertExist(tx, ctx.mediaId, input);
@@ -234,7 +235,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
       await assertImages(ctx, patch);
       return db.transaction(async (tx) => {
         const current = await lock(tx, ctx.mediaId, kind, id);
-        if (patch.profile?.status_id) await assertPlacement(tx, profilePlaces, ctx.mediaId, { statusId: patch.profile.status_id });
+        if (patch.profile?.status_id) await assertPlacement(tx, mediaPlaces, ctx.mediaId, { statusId: patch.profile.status_id });
         const type = await profileTypeOf(tx, ctx.mediaId, kind, current.profileTypeId, 'profile.profile_type_id');
         assertFlags(type, patch);
         await assertExist(tx, ctx.mediaId, patch);
@@ -269,7 +270,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     async transfer(ctx: RequestContext, kind: ProfileKind, id: string, target: WorkspaceTransfer): Promise<void> {
       await db.transaction(async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
-        await transferToWorkspace(tx, placed, profilePlaces, id, ctx.mediaId, target);
+        await transferToWorkspace(tx, placed, mediaPlaces, id, ctx.mediaId, target);
       });
     },
 

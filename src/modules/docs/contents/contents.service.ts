@@ -8,14 +8,13 @@ import type { ReaderPrincipal } from '../../../shared/scopes.js';
 import { type WorkspaceTransfer, assertPlacement, transferToWorkspace } from '../../../shared/workspace.js';
 import { docsErrors } from '../docs.errors.js';
 import type { TemplatesService } from '../templates/templates.service.js';
-import { missingAssetImages } from './contents.assets.js';
+import { mediaPlaces, missingAssetImages } from '../../core/index.js';
 import {
   type ContentListing,
   type ContentRecord,
   type ContentsRepository,
   type ContentsWithin,
   contentAggregate,
-  contentPlaces,
   publishedAtOn,
 } from './contents.repository.js';
 import type {
@@ -254,7 +253,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           throw docsErrors.referenceNotFound('template_not_found', 'the template', [{ path: 'template_id', message: 'is not a template of this media' }]);
         }
         // The workspace and status of a new content are checked like a transfer's.
-        await assertPlacement(tx, contentPlaces, ctx.mediaId, { workspaceId: input.workspace_id, statusId: input.status_id });
+        await assertPlacement(tx, mediaPlaces, ctx.mediaId, { workspaceId: input.workspace_id, statusId: input.status_id });
         await assertExist(tx, ctx.mediaId, {
           categories: categoryRefs(input.content_categories),
           images: visualImages(input.locales),
@@ -288,7 +287,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       if (patch.locales) await core.assertLocales(ctx.mediaId, patch.locales);
       return db.transaction(async (tx) => {
         await lock(tx, ctx.mediaId, id);
-        if (patch.status_id) await assertPlacement(tx, contentPlaces, ctx.mediaId, { statusId: patch.status_id });
+        if (patch.status_id) await assertPlacement(tx, mediaPlaces, ctx.mediaId, { statusId: patch.status_id });
         await assertExist(tx, ctx.mediaId, {
           categories: categoryRefs(patch.content_categories),
           ...(patch.locales && { images: visualImages(patch.locales), authors: authorRefs(patch.locales) }),
@@ -367,7 +366,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       const moved = await db.transaction(async (tx) => {
         // Stamped first, while the row still has the status it leaves; a refused transfer rolls it back.
         await repo.stampMove(tx, ctx.mediaId, id, target.status_id);
-        return transferToWorkspace(tx, placed, contentPlaces, id, ctx.mediaId, target);
+        return transferToWorkspace(tx, placed, mediaPlaces, id, ctx.mediaId, target);
       });
       if (!moved) throw docsErrors.contentNotFound();
     },

@@ -3,9 +3,8 @@ import type { ErrorDetail } from '../../../shared/errors.js';
 import type { RequestContext } from '../../../shared/http/route.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { searchConfigsOf } from '../../../shared/search.js';
-import type { CoreServices } from '../../core/index.js';
+import { type CoreServices, missingAssetImages } from '../../core/index.js';
 import type { ContentsService, ReaderSearchQuery } from '../../docs/index.js';
-import { missingAssetImages } from '../../docs/index.js';
 import type { IssueTypesService } from '../issue-types/issue-types.service.js';
 import { magazinesErrors } from '../magazines.errors.js';
 import {
