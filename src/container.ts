@@ -6,14 +6,13 @@ import { createAdOpsServices } from './modules/ad-ops/index.js';
 import { type ProfileKind, createCommunityServices, liveProfileIds, publishedProfileIds, publishedProfileLinks } from './modules/community/index.js';
 import { type AssetsOptions, type WebhooksOptions, createCoreServices } from './modules/core/index.js';
 import { type MailTransport, createMessengerServices } from './modules/messenger/index.js';
-import { createDocsServices, feedContents, imageUrls, missingAssetImages, resolveAssetImages, liveContentIds, liveTemplateIds, publishedContentIds, publishedContentLinks } from './modules/docs/index.js';
+import { createDocsServices, feedContents, liveContentIds, liveTemplateIds, publishedContentIds, publishedContentLinks } from './modules/docs/index.js';
 import { createMagazinesServices, issueExists } from './modules/magazines/index.js';
 import { createOAuthServices, issuerFor } from './modules/oauth/index.js';
 import { createPublisherServices } from './modules/publisher/index.js';
 import { createReaderhubServices } from './modules/readerhub/index.js';
 import { type CacheBus, createCacheBus } from './shared/cache-bus.js';
 import { Paginator } from './shared/paging.js';
-import { missingIds } from './shared/record/index.js';
 
 /** The composition root: every module's services, built once over one database. */
 export async function createServices(deps: {
@@ -56,21 +55,7 @@ export async function createServices(deps: {
     missingProfiles: missingOf(null),
     publishedProfileIds,
   });
-  const community = createCommunityServices({
-    db: deps.db,
-    pager,
-    core: {
-      assertLocales: core.tenancy.assertLocales,
-      missingCategories: (db: Executor, mediaId: string, ids: string[]) => missingIds(core.categories.live, db, mediaId, ids),
-      missingAssetImages,
-      imageByKey: core.assets.imageByKey,
-      liveContentIds,
-      publishedContentIds,
-    },
-    resolveImages: resolveAssetImages,
-    urlOf: imageUrls(deps.publicBaseUrl),
-    categorySummaries: docs.categorySummaries,
-  });
+  const community = createCommunityServices({ db: deps.db, pager, core, docs: { liveContentIds, publishedContentIds }, publicBaseUrl: deps.publicBaseUrl });
   // Publisher checks the records its own ones name through the owners' public lookups.
   const profiles = (kind: ProfileKind) => (db: Executor, mediaId: string, ids: string[]) => liveProfileIds(db, mediaId, kind, ids);
   const publisher = createPublisherServices({

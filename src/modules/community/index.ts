@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client.js';
-import type { ImageUrl, ImagesResolver } from '../../shared/blocks.js';
+import type { Db, Executor } from '../../db/client.js';
 import type { ReaderView } from '../../shared/http/reader.js';
 import type { Paginator } from '../../shared/paging.js';
-// Core's index does not export the category summary's schema; the Reader assocs need it (as docs does).
-import { readerCategorySchema } from '../core/index.js';
+import { missingIds } from '../../shared/record/index.js';
+import { type CoreServices, imageUrls, missingAssetImages, readerCategorySchema } from '../core/index.js';
 import { eventsKind } from './events/events.kind.js';
 import { organizationsKind } from './organizations/organizations.kind.js';
 import { peopleKind } from './people/people.kind.js';
@@ -37,33 +36,39 @@ const KINDS: Record<ProfileKind, KindDef> = {
 export function createCommunityServices(deps: {
   db: Db;
   pager: Paginator;
-  /** Core's languages and categories, and the asset images (read by docs' resolver). */
-  core?: ProfilesDeps;
-  resolveImages?: ImagesResolver;
-  urlOf?: ImageUrl;
-  /** Category summaries (spec 2.4) for the Reader's assocs, as core serves them. */
-  categorySummaries?: (mediaId: string, ids: string[], view: ReaderView) => Promise<unknown[]>;
+  /** Core's languages, categories and asset images. */
+  core: Pick<CoreServices, 'tenancy' | 'categories' | 'assets'>;
+  /**
+   * Docs' lookups of contents (docs' index exports them; a block's entries and a description's
+   * blocks name contents). Given by the container: importing docs here would load docs' schemas
+   * before community's and reorder the OpenAPI document's components.
+   */
+  docs: Pick<ProfilesDeps, 'liveContentIds' | 'publishedContentIds'>;
+  /** PUBLIC_BASE_URL: the origin of image urls. */
+  publicBaseUrl?: string | undefined;
 }) {
+  const { core } = deps;
   const profileTypesRepo = createProfileTypesRepository(deps.pager);
-  const core: ProfilesDeps = deps.core ?? {
-    assertLocales: async () => undefined,
-    missingCategories: async () => [],
-    missingAssetImages: async () => [],
-    liveContentIds: async (_executor, _mediaId, ids) => new Set(ids),
-    publishedContentIds: async (_executor, _mediaId, ids) => new Set(ids),
+  // What profiles name of other modules, through their index: core's languages, categories and images, docs' contents.
+  const others: ProfilesDeps = {
+    assertLocales: core.tenancy.assertLocales,
+    missingCategories: (executor: Executor, mediaId: string, ids: string[]) => missingIds(core.categories.live, executor, mediaId, ids),
+    missingAssetImages,
+    imageByKey: core.assets.imageByKey,
+    ...deps.docs,
   };
-  const resolveImages: ImagesResolver = deps.resolveImages ?? ((() => null) as unknown as ImagesResolver);
   return {
     profileTypes: createProfileTypesService({ db: deps.db, repo: profileTypesRepo }),
     profiles: createProfilesService({
       db: deps.db,
-      repo: createProfilesRepository(deps.pager, resolveImages),
+      repo: createProfilesRepository(deps.pager),
       profileTypes: profileTypesRepo,
       kinds: KINDS,
-      core,
+      core: others,
     }),
-    mappers: profileMappers(deps.urlOf ?? ((key) => `/assets/${key}`)),
-    categorySummaries: deps.categorySummaries ?? (async () => []),
+    mappers: profileMappers(imageUrls(deps.publicBaseUrl)),
+    /** Category summaries (spec 2.4) for the Reader's assocs, as core serves them. */
+    categorySummaries: (mediaId: string, ids: string[], view: ReaderView) => core.categories.summaries(mediaId, ids, view),
   };
 }
 

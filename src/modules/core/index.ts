@@ -37,6 +37,9 @@ export { generateKey } from './api-keys/api-keys.service.js';
 export { coreTags } from './core.tags.js';
 export { readerCategorySchema } from './categories/categories.schemas.js';
 export type { AssetsOptions } from './assets/assets.module.js';
+// Asset images and the media's places as other modules' records use them, without core's tables.
+export { imageUrls, missingAssetImages, resolveAssetImages } from './assets/assets.lookup.js';
+export { isPublishedStatus, mediaPlaces } from './tenancy/tenancy.places.js';
 export type { StagedFile } from './assets/assets.service.js';
 export type { WebhooksOptions } from './webhooks/webhooks.service.js';
 export { webhookEventHooks };

@@ -4,12 +4,9 @@ import type { ReaderView } from '../../shared/http/reader.js';
 import { systemContext } from '../../shared/context.js';
 import type { Paginator } from '../../shared/paging.js';
 import { missingIds } from '../../shared/record/index.js';
-import type { CoreServices } from '../core/index.js';
-// Core's index does not export the category summary's schema yet; the Reader assocs need it.
-import { readerCategorySchema } from '../core/index.js';
+import { type CoreServices, imageUrls, readerCategorySchema } from '../core/index.js';
 import { contentTypesBackofficeRoutes } from './content-types/content-types.backoffice.routes.js';
 import { createContentTypesService } from './content-types/content-types.service.js';
-import { imageUrls } from './contents/contents.assets.js';
 import { contentsBackofficeRoutes } from './contents/contents.backoffice.routes.js';
 import { contentMappers } from './contents/contents.mappers.js';
 import { contentsPublicRoutes } from './contents/contents.public.routes.js';
@@ -30,8 +27,6 @@ export type { ContentMappers } from './contents/contents.mappers.js';
 export { readerContentSchema, readerContentsQuery, readerSearchQuery, readerTemplateSchema } from './contents/contents.schemas.js';
 export type { ReaderContentsQuery, ReaderSearchQuery } from './contents/contents.schemas.js';
 export { readerCategorySchema };
-// Asset images as docs resolves them (visuals), until core's index exports its own resolver.
-export { imageUrls, missingAssetImages, resolveAssetImages } from './contents/contents.assets.js';
 
 export function createDocsServices(deps: {
   db: Db;

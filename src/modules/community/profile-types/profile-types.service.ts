@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { communityErrors } from '../community.errors.js';
 import { type ProfileTypesRepository, profileTypeAggregate } from './profile-types.repository.js';
@@ -7,6 +7,11 @@ import type { ProfileTypeCreate, ProfileTypeUpdate } from './profile-types.schem
 import type { ReaderView } from '../../../shared/http/reader.js';
 import { toReaderProfileType } from './profile-types.mappers.js';
 
+/**
+ * Profile types. Every method given a context reads and writes on its executor (`ctx.db`, or the
+ * transaction `transaction(ctx, …)` joins or opens); `deps.db` serves only the Reader's assocs
+ * (`summaries`, a list's loader, given no context).
+ */
 export function createProfileTypesService(deps: { db: Db; repo: ProfileTypesRepository }) {
   const { db, repo } = deps;
 
@@ -17,9 +22,9 @@ export function createProfileTypesService(deps: { db: Db; repo: ProfileTypesRepo
   };
 
   return {
-    list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.list(ctx.db, ctx.mediaId, query),
 
-    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+    get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),
 
     /** Reader summaries (spec 2.5) of the live profile types among `ids`: a page's assocs, one statement. */
     summaries: async (mediaId: string, ids: string[], view: Pick<ReaderView, 'locale' | 'fallback'>, available: string[]) =>
@@ -28,7 +33,7 @@ export function createProfileTypesService(deps: { db: Db; repo: ProfileTypesRepo
       ),
 
     update: (ctx: RequestContext, id: string, patch: ProfileTypeUpdate) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         if (!(await profileTypeAggregate.lock(tx, id, ctx.mediaId))) throw communityErrors.profileTypeNotFound();
         const flags = Object.fromEntries(
           Object.entries(patch)
@@ -46,7 +51,7 @@ export function createProfileTypesService(deps: { db: Db; repo: ProfileTypesRepo
 
     /** Soft delete; a type live profiles still have is a 409. */
     async remove(ctx: RequestContext, id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      await transaction(ctx, async (tx) => {
         if (!(await profileTypeAggregate.lock(tx, id, ctx.mediaId))) throw communityErrors.profileTypeNotFound();
         if (await repo.inUse(tx, id)) throw communityErrors.profileTypeInUse();
         await profileTypeAggregate.softDelete(tx, id, ctx.mediaId);
@@ -54,13 +59,13 @@ export function createProfileTypesService(deps: { db: Db; repo: ProfileTypesRepo
     },
 
     restore: (ctx: RequestContext, id: string) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         if ((await profileTypeAggregate.restore(tx, id, ctx.mediaId)) === 'not_found') throw communityErrors.profileTypeNotFound();
         return load(tx, ctx.mediaId, id);
       }),
 
     create: (ctx: RequestContext, input: ProfileTypeCreate) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         const id = await repo.insert(tx, {
           mediaId: ctx.mediaId,
           kind: input.kind,

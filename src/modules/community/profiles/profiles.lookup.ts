@@ -2,12 +2,12 @@ import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { isoText } from '../../../shared/aggregate.js';
 import { liveIdsIn } from '../../../shared/record/index.js';
-import { statuses } from '../../core/tenancy/tenancy.table.js';
+import { isPublishedStatus } from '../../core/index.js';
 import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
 import { profiles } from './profiles.table.js';
 
 /** What readers may see of a profile: live (checked by callers) and in a published status. */
-export const publishedProfile = sql`exists (select 1 from ${statuses} where ${statuses.id} = ${profiles.statusId} and ${statuses.isPublished})`;
+export const publishedProfile = isPublishedStatus(profiles.statusId);
 
 /** The ids among `ids` that are live (not soft-deleted) records of that kind in the media. */
 export async function liveProfileIds(db: Executor, mediaId: string, kind: ProfileKind | null, ids: readonly string[]): Promise<Set<string>> {

@@ -154,7 +154,7 @@ export const profilesReaderRoutes: FastifyPluginAsyncZod<ProfilesReaderOptions> 
       const occurrences = await profiles.dates(ctx, query.from, query.to);
       const ids = [...new Set(occurrences.map((o) => o.eventId))];
       const view = { ...readerView(reply.request, query.locale), collect: {} } as ReaderView<'categories' | 'profile_types'>;
-      const rows: ProfileSummary[] = ids.length ? await profiles.summaries(ctx.mediaId, ids) : [];
+      const rows: ProfileSummary[] = ids.length ? await profiles.summaries(ctx, ids) : [];
       const media = reply.request.media;
       return {
         data: occurrences.map(toOccurrence),

@@ -2,14 +2,13 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { type SQL, and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, type Computed, type PageFilter, aggregate, part } from '../../../shared/aggregate.js';
-import { BLOCK_PART_COLUMNS, type ImagesResolver, blockComputed } from '../../../shared/blocks.js';
+import { BLOCK_PART_COLUMNS, blockComputed } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
 import { type Keyset, type Paginator, keyset, mostRelevantFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { rankedHits, searchDocument } from '../../../shared/search.js';
-import type { Places } from '../../../shared/workspace.js';
-import { statuses, workspaces } from '../../core/tenancy/tenancy.table.js';
+import { resolveAssetImages } from '../../core/index.js';
 import { communityErrors } from '../community.errors.js';
 import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
 import { publishedProfile } from './profiles.lookup.js';
@@ -30,12 +29,6 @@ import {
   profiles,
 } from './profiles.table.js';
 
-/** The places profiles live in: the media's workspaces and statuses. */
-export const profilePlaces: Places = {
-  workspaces: { table: workspaces, id: workspaces.id, mediaId: workspaces.mediaId },
-  statuses: { table: statuses, id: statuses.id, mediaId: statuses.mediaId },
-};
-
 /**
  * Which of a part's fields its profile's type allows (`{email: true, phone: false, …}`), read
  * in the record's statement: fields a type does not allow are never served.
@@ -44,7 +37,7 @@ const allowedBy = (fields: readonly string[], profileId: { profileId: PgColumn }
   sql<Record<string, boolean>>`(select json_build_object(${sql.raw(fields.map((f) => `'${f}', pt.has_${f}`).join(', '))})
     from profiles pr join profile_types pt on pt.id = pr.profile_type_id where pr.id = ${col(profileId.profileId)})`;
 
-export function createProfilesRepository(pager: Paginator, resolveImages: ImagesResolver) {
+export function createProfilesRepository(pager: Paginator) {
   const categories = part(profileCategories, { parent: profileCategories.profileId, match: ['categoryId'], position: 'position', columns: ['id', 'categoryId'] });
   const description = part(profileDescriptions, {
     parent: profileDescriptions.profileId,
@@ -56,7 +49,7 @@ export function createProfilesRepository(pager: Paginator, resolveImages: Images
         match: 'id',
         position: 'position',
         columns: BLOCK_PART_COLUMNS,
-        computed: blockComputed(profileDescriptionBlocks, resolveImages),
+        computed: blockComputed(profileDescriptionBlocks, resolveAssetImages),
       }),
     },
   });

@@ -2,18 +2,19 @@ import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../../db/client.js';
 import { blockReferences, storeBlock } from '../../../shared/blocks.js';
 import type { ErrorDetail } from '../../../shared/errors.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { ReaderPrincipal } from '../../../shared/scopes.js';
 import { searchConfigOf, searchConfigsOf } from '../../../shared/search.js';
 import { type WorkspaceTransfer, assertPlacement, transferToWorkspace } from '../../../shared/workspace.js';
+import { mediaPlaces } from '../../core/index.js';
 import { communityErrors } from '../community.errors.js';
 import { boundsOf, expand } from '../events/events.schedules.js';
 import type { ProfileTypesRepository } from '../profile-types/profile-types.repository.js';
 import type { KindDef } from './profiles.kind.js';
 import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
 import { liveProfileIds, publishedProfileIds } from './profiles.lookup.js';
-import { type ProfilesRepository, profilePlaces } from './profiles.repository.js';
+import type { ProfilesRepository } from './profiles.repository.js';
 import {
   ADDRESS_FIELDS,
   CONTACT_FIELDS,
@@ -30,7 +31,7 @@ export interface ProfilesDeps {
   missingCategories(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   missingAssetImages(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   /** A live asset image of the media by file key, else a 404 (cover and profile images name one). */
-  imageByKey?(ctx: RequestContext, fileKey: string): Promise<unknown>;
+  imageByKey(ctx: RequestContext, fileKey: string): Promise<unknown>;
   /** The ids among `ids` that are live contents of the media (docs' public lookup; block entries name contents). */
   liveContentIds(executor: Executor, mediaId: string, ids: string[]): Promise<Set<string>>;
   /** The ids among `ids` that are contents of the media readers may see now (a Reader block shows only those). */
@@ -50,6 +51,12 @@ const placed = {
 const domainOf = (url: string | null | undefined) => (url ? new URL(url).host : url);
 const hasFlag = (type: Record<string, unknown>, field: string) => type[`has${field[0]!.toUpperCase()}${field.slice(1)}`] === true;
 
+/**
+ * Profiles of the four kinds. Every method given a context reads and writes on its executor
+ * (`ctx.db`, or the transaction `transaction(ctx, …)` joins or opens); `deps.db` serves only the
+ * reads made without one: a Public path's media (`mediaOf`) and another module's check of a
+ * favorite (`assertPublished`).
+ */
 export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; profileTypes: ProfileTypesRepository; kinds: Record<ProfileKind, KindDef>; core: ProfilesDeps }) {
   const { db, repo, core, kinds } = deps;
   /** The contents among `ids` that are not live contents of the media. */
@@ -182,7 +189,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
 
   /** Cover and profile images name live asset images of the media by file key (404 otherwise). */
   const assertImages = async (ctx: RequestContext, input: ProfileInput) => {
-    for (const key of [input.cover_image_key, input.profile_image_key]) if (key && core.imageByKey) await core.imageByKey(ctx, key);
+    for (const key of [input.cover_image_key, input.profile_image_key]) if (key) await core.imageByKey(ctx, key);
   };
 
   const ownColumns = (kind: ProfileKind, input: ProfileInput) => kinds[kind].columns(input);
@@ -199,15 +206,15 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
   return {
     /** The profile's row, locked by a conditional write while If-Match is compared. */
     rows: { lock: (tx: Executor, id: string, mediaId: string) => repo.tree.lock(tx, id, mediaId) },
-    list: (ctx: RequestContext, kind: ProfileKind, query: PagingQuery) => repo.list(db, ctx.mediaId, kind, query),
+    list: (ctx: RequestContext, kind: ProfileKind, query: PagingQuery) => repo.list(ctx.db, ctx.mediaId, kind, query),
 
-    get: (ctx: RequestContext, kind: ProfileKind, id: string) => load(db, ctx.mediaId, kind, id),
+    get: (ctx: RequestContext, kind: ProfileKind, id: string) => load(ctx.db, ctx.mediaId, kind, id),
 
     async create(ctx: RequestContext, kind: ProfileKind, input: ProfileInput & { profile: NonNullable<ProfileInput['profile']> & { workspace_id: string; profile_type_id: string; status_id: string } }) {
       await assertLocales(ctx.mediaId, input);
       await assertImages(ctx, input);
-      return db.transaction(async (tx) => {
-        await assertPlacement(tx, profilePlaces, ctx.mediaId, { workspaceId: input.profile.workspace_id, statusId: input.profile.status_id });
+      return transaction(ctx, async (tx) => {
+        await assertPlacement(tx, mediaPlaces, ctx.mediaId, { workspaceId: input.profile.workspace_id, statusId: input.profile.status_id });
         const type = await profileTypeOf(tx, ctx.mediaId, kind, input.profile.profile_type_id, 'profile.profile_type_id');
         assertFlags(type, input);
         await assertExist(tx, ctx.mediaId, input);
@@ -232,9 +239,9 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     async update(ctx: RequestContext, kind: ProfileKind, id: string, patch: ProfileInput) {
       await assertLocales(ctx.mediaId, patch);
       await assertImages(ctx, patch);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         const current = await lock(tx, ctx.mediaId, kind, id);
-        if (patch.profile?.status_id) await assertPlacement(tx, profilePlaces, ctx.mediaId, { statusId: patch.profile.status_id });
+        if (patch.profile?.status_id) await assertPlacement(tx, mediaPlaces, ctx.mediaId, { statusId: patch.profile.status_id });
         const type = await profileTypeOf(tx, ctx.mediaId, kind, current.profileTypeId, 'profile.profile_type_id');
         assertFlags(type, patch);
         await assertExist(tx, ctx.mediaId, patch);
@@ -252,14 +259,14 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     },
 
     async remove(ctx: RequestContext, kind: ProfileKind, id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      await transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
         await repo.tree.softDelete(tx, id, ctx.mediaId);
       });
     },
 
     restore: (ctx: RequestContext, kind: ProfileKind, id: string) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         const [row] = await tx.select({ kind: profiles.kind }).from(profiles).where(sql`${profiles.id} = ${id} and ${profiles.mediaId} = ${ctx.mediaId}`);
         if (!row || row.kind !== SINGULAR[kind]) throw communityErrors.profileNotFound();
         await repo.tree.restore(tx, id, ctx.mediaId);
@@ -267,25 +274,25 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
       }),
 
     async transfer(ctx: RequestContext, kind: ProfileKind, id: string, target: WorkspaceTransfer): Promise<void> {
-      await db.transaction(async (tx) => {
+      await transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
-        await transferToWorkspace(tx, placed, profilePlaces, id, ctx.mediaId, target);
+        await transferToWorkspace(tx, placed, mediaPlaces, id, ctx.mediaId, target);
       });
     },
 
     /** Moves the profile to another profile type of its kind; fields the new type does not allow stay stored but are no longer served. */
     switchProfileType: (ctx: RequestContext, kind: ProfileKind, id: string, profileTypeId: string) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
         const type = await profileTypeOf(tx, ctx.mediaId, kind, profileTypeId, 'profile_type_id');
         await repo.update(tx, id, { profileTypeId: type.id });
         return load(tx, ctx.mediaId, kind, id);
       }),
 
-    metadata: async (ctx: RequestContext, kind: ProfileKind, id: string) => (await load(db, ctx.mediaId, kind, id)).metadata,
+    metadata: async (ctx: RequestContext, kind: ProfileKind, id: string) => (await load(ctx.db, ctx.mediaId, kind, id)).metadata,
 
     replaceMetadata: (ctx: RequestContext, kind: ProfileKind, id: string, metadata: Array<{ key: string; value: string }>) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
         await repo.tree.replace(tx, 'metadata', id, metadata.map((m) => ({ key: m.key, value: m.value })));
         await repo.update(tx, id, {});
@@ -293,11 +300,11 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
         return (await load(tx, ctx.mediaId, kind, id)).metadata;
       }),
 
-    blocks: async (ctx: RequestContext, kind: ProfileKind, id: string) => (await loadTree(db, ctx.mediaId, kind, id)).blocks,
+    blocks: async (ctx: RequestContext, kind: ProfileKind, id: string) => (await loadTree(ctx.db, ctx.mediaId, kind, id)).blocks,
 
     /** Replaces the profile's blocks: entries with an id are kept (with their entries), others created, missing ones removed. */
     replaceBlocks: (ctx: RequestContext, kind: ProfileKind, id: string, blocks: Array<{ id?: string | undefined; key: string; locales: Array<{ locale: string; title: string }> }>) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
         for (const [i, b] of blocks.entries()) await core.assertLocales(ctx.mediaId, b.locales, `blocks.${i}.locales`);
         await repo.tree.replace(tx, 'blocks', id, blocks.map((b) => ({ ...(b.id && { id: b.id }), key: b.key })));
@@ -308,7 +315,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
       }),
 
     updateBlock: (ctx: RequestContext, kind: ProfileKind, id: string, blockId: string, patch: { key?: string | undefined; locales?: Array<{ locale: string; title: string }> | undefined }) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
         const { tree } = await blockOf(tx, ctx.mediaId, kind, id, blockId);
         if (patch.locales) await core.assertLocales(ctx.mediaId, patch.locales);
@@ -318,10 +325,10 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
         return (await blockOf(tx, ctx.mediaId, kind, id, blockId)).block;
       }),
 
-    entries: async (ctx: RequestContext, kind: ProfileKind, id: string, blockId: string) => (await blockOf(db, ctx.mediaId, kind, id, blockId)).block.entries,
+    entries: async (ctx: RequestContext, kind: ProfileKind, id: string, blockId: string) => (await blockOf(ctx.db, ctx.mediaId, kind, id, blockId)).block.entries,
 
     replaceEntries: (ctx: RequestContext, kind: ProfileKind, id: string, blockId: string, entries: Array<{ id?: string | undefined; content_id: string; relation_id?: string | null | undefined }>) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
         await blockOf(tx, ctx.mediaId, kind, id, blockId);
         const gone = new Set(await missingContents(tx, ctx.mediaId, entries.map((e) => e.content_id)));
@@ -337,11 +344,11 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
         return (await blockOf(tx, ctx.mediaId, kind, id, blockId)).block.entries;
       }),
 
-    schedules: async (ctx: RequestContext, id: string) => (await loadTree(db, ctx.mediaId, 'events', id)).schedules,
+    schedules: async (ctx: RequestContext, id: string) => (await loadTree(ctx.db, ctx.mediaId, 'events', id)).schedules,
 
     /** Replaces an event's schedules; each recurrence rule is parsed and bounded before anything is written. */
     replaceSchedules: (ctx: RequestContext, id: string, schedules: ScheduleInput[]) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         const event = await lock(tx, ctx.mediaId, 'events', id);
         const zone = event.timeZone ?? 'UTC';
         const rows = schedules.map((s, i) => {
@@ -367,22 +374,22 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
 
     /** An event's occurrences within `from`..`to`. */
     async occurrences(ctx: RequestContext, id: string, from: Date, to: Date) {
-      const event = await loadTree(db, ctx.mediaId, 'events', id);
+      const event = await loadTree(ctx.db, ctx.mediaId, 'events', id);
       return expand(event.schedules.map((s) => ({ ...s, eventId: id, timeZone: event.timeZone })), from, to);
     },
 
     // ---- Reader
 
     listPublished: (ctx: RequestContext, kind: ProfileKind, query: ReaderProfilesQuery) =>
-      repo.listPublished(db, ctx.mediaId, kind, query, { categoryIds: query['category_ids[]'], profileTypeIds: query['profile_type_ids[]'] }),
+      repo.listPublished(ctx.db, ctx.mediaId, kind, query, { categoryIds: query['category_ids[]'], profileTypeIds: query['profile_type_ids[]'] }),
 
     search: (ctx: RequestContext, kind: ProfileKind, query: ReaderProfilesQuery, mediaLocales: readonly string[]) => {
       const filters = { categoryIds: query['category_ids[]'], profileTypeIds: query['profile_type_ids[]'] };
-      if (!query.q) return repo.listPublished(db, ctx.mediaId, kind, query, filters);
-      return repo.search(db, ctx.mediaId, kind, query, query.q, searchConfigsOf(mediaLocales), filters);
+      if (!query.q) return repo.listPublished(ctx.db, ctx.mediaId, kind, query, filters);
+      return repo.search(ctx.db, ctx.mediaId, kind, query, query.q, searchConfigsOf(mediaLocales), filters);
     },
 
-    getPublished: (ctx: RequestContext, kind: ProfileKind, id: string) => loadTree(db, ctx.mediaId, kind, id, 'published'),
+    getPublished: (ctx: RequestContext, kind: ProfileKind, id: string) => loadTree(ctx.db, ctx.mediaId, kind, id, 'published'),
 
     /** The media of a published profile of the kind, in one prepared statement; the profile's 404 when there is none. */
     async mediaOf(kind: ProfileKind, id: string): Promise<string> {
@@ -396,11 +403,11 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
      * published, and a relation only when it names a published profile (never a draft's id).
      */
     async publishedBlock(ctx: RequestContext, kind: ProfileKind, id: string, blockId: string) {
-      const { block } = await blockOf(db, ctx.mediaId, kind, id, blockId, 'published');
+      const { block } = await blockOf(ctx.db, ctx.mediaId, kind, id, blockId, 'published');
       const relations = block.entries.flatMap((e) => (e.relationId ? [e.relationId] : []));
       const [contents, profiles] = await Promise.all([
-        block.entries.length > 0 ? core.publishedContentIds(db, ctx.mediaId, block.entries.map((e) => e.contentId)) : new Set<string>(),
-        relations.length > 0 ? publishedProfileIds(db, ctx.mediaId, relations) : new Set<string>(),
+        block.entries.length > 0 ? core.publishedContentIds(ctx.db, ctx.mediaId, block.entries.map((e) => e.contentId)) : new Set<string>(),
+        relations.length > 0 ? publishedProfileIds(ctx.db, ctx.mediaId, relations) : new Set<string>(),
       ]);
       const entries = block.entries
         .filter((e) => contents.has(e.contentId))
@@ -409,11 +416,11 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     },
 
     /** Published profiles among ids, as Reader lists serve them (assocs). */
-    summaries: (mediaId: string, ids: string[]) => repo.summaries(db, mediaId, ids),
+    summaries: (ctx: RequestContext, ids: string[]) => repo.summaries(ctx.db, ctx.mediaId, ids),
 
     /** Occurrences of the media's published events within `from`..`to`. */
     async dates(ctx: RequestContext, from: Date, to: Date) {
-      return expand(await repo.schedulesIn(db, ctx.mediaId, from, to, true), from, to);
+      return expand(await repo.schedulesIn(ctx.db, ctx.mediaId, from, to, true), from, to);
     },
 
     /**
@@ -421,7 +428,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
      * event row is locked for the transaction, so concurrent registrations count one after another.
      */
     register: (ctx: RequestContext, id: string, body: { listed: boolean; display_name?: string | undefined }) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         const event = await repo.lockPublishedEvent(tx, ctx.mediaId, id);
         if (!event) throw communityErrors.profileNotFound();
         const reader = readerOf(ctx);
@@ -434,15 +441,15 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
       }),
 
     async unregister(ctx: RequestContext, id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      await transaction(ctx, async (tx) => {
         if (!(await repo.lockPublishedEvent(tx, ctx.mediaId, id))) throw communityErrors.profileNotFound();
         await repo.unregister(tx, id, readerOf(ctx));
       });
     },
 
     async participants(ctx: RequestContext, id: string, query: PagingQuery) {
-      await loadTree(db, ctx.mediaId, 'events', id, 'published');
-      return repo.participants(db, id, query);
+      await loadTree(ctx.db, ctx.mediaId, 'events', id, 'published');
+      return repo.participants(ctx.db, id, query);
     },
 
     /** A published, live profile of the media (a reader's favorite must point at one), else 404. */

@@ -1,6 +1,6 @@
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
 import { type SQL, and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { PgColumn, PgInsertValue, PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { PgInsertValue, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../db/client.js';
 import { type AggregateRow, type Computed, type PartDefs, aggregate, part } from '../../../shared/aggregate.js';
 import { BLOCK_PART_COLUMNS, type BlockRow, blockComputed } from '../../../shared/blocks.js';
@@ -8,10 +8,8 @@ import { uniqueOr } from '../../../shared/errors.js';
 import { type Keyset, type Listing, type Paginator, keyset, mostRelevantFirst, newestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { searchDocument, searchMatch, searchRank } from '../../../shared/search.js';
-import type { Places } from '../../../shared/workspace.js';
-import { statuses, workspaces } from '../../core/tenancy/tenancy.table.js';
+import { isPublishedStatus, resolveAssetImages } from '../../core/index.js';
 import { docsErrors } from '../docs.errors.js';
-import { resolveAssetImages } from './contents.assets.js';
 import type { ContentSort } from './contents.schemas.js';
 import { contentAuthors, contentBlocks, contentCategories, contentLocales, contentMetadata, contents, questionVotes } from './contents.table.js';
 
@@ -21,11 +19,7 @@ import { contentAuthors, contentBlocks, contentCategories, contentLocales, conte
  * are out of every read already.
  */
 const publishedNow = sql`${contents.isArchived} = false and ${contents.publishedAt} <= now()
-  and exists (select 1 from ${statuses} where ${statuses.id} = ${contents.statusId} and ${statuses.isPublished})`;
-
-/** Whether `statusId` (a value, or the row's own column) is a published status: SQL inside a write's statement. */
-const isPublishedStatus = (statusId: string | PgColumn) =>
-  sql<boolean>`exists (select 1 from ${statuses} where ${statuses.id} = ${statusId} and ${statuses.isPublished})`;
+  and ${isPublishedStatus(contents.statusId)}`;
 
 /**
  * The published_at of a write that names none: entering a published status stamps the
@@ -115,12 +109,6 @@ export type ContentTree = AggregateRow<typeof contents, typeof contentAggregate.
 export type ContentRecord = AggregateRow<typeof contents, typeof contentRecord.parts>;
 export type ContentLocaleRecord = ContentRecord['locales'][number];
 export type ContentBlockRow = BlockRow & { locale: string | null };
-
-/** The places contents live in: the media's workspaces and statuses. */
-export const contentPlaces: Places = {
-  workspaces: { table: workspaces, id: workspaces.id, mediaId: workspaces.mediaId },
-  statuses: { table: statuses, id: statuses.id, mediaId: statuses.mediaId },
-};
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 type Row = ContentRecord;

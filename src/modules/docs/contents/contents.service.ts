@@ -1,21 +1,20 @@
 import type { Db, Executor } from '../../../db/client.js';
 import { type BlockKind, type BlockReferences, blockReferences, storeBlock } from '../../../shared/blocks.js';
 import type { ErrorDetail } from '../../../shared/errors.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { searchConfigOf, searchConfigsOf } from '../../../shared/search.js';
 import type { ReaderPrincipal } from '../../../shared/scopes.js';
 import { type WorkspaceTransfer, assertPlacement, transferToWorkspace } from '../../../shared/workspace.js';
 import { docsErrors } from '../docs.errors.js';
 import type { TemplatesService } from '../templates/templates.service.js';
-import { missingAssetImages } from './contents.assets.js';
+import { mediaPlaces, missingAssetImages } from '../../core/index.js';
 import {
   type ContentListing,
   type ContentRecord,
   type ContentsRepository,
   type ContentsWithin,
   contentAggregate,
-  contentPlaces,
   publishedAtOn,
 } from './contents.repository.js';
 import type {
@@ -103,6 +102,11 @@ const visualImages = (locales: ContentLocaleInput[]) =>
     return [];
   });
 
+/**
+ * Contents. Every method given a context reads and writes on its executor (`ctx.db`, or the
+ * transaction `transaction(ctx, …)` joins or opens); `deps.db` serves only the reads made without
+ * one: a Public path's media (`mediaOf`) and another module's check of a favorite (`assertPublished`).
+ */
 export function createContentsService(deps: { db: Db; repo: ContentsRepository; templates: TemplatesService; core: ContentsCore }) {
   const { db, repo, templates, core } = deps;
 
@@ -196,7 +200,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
    * profiles readers may see (published, live). One lookup for all the rows, none when they name
    * no one. The rows are the read's own, changed in place.
    */
-  const readersView = async <R extends NamingProfiles>(mediaId: string, rows: R[]): Promise<R[]> => {
+  const readersView = async <R extends NamingProfiles>(ctx: RequestContext, rows: R[]): Promise<R[]> => {
     const named = new Set<string>();
     for (const row of rows) {
       for (const l of row.locales) {
@@ -205,7 +209,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       }
     }
     if (named.size === 0 || !core.publishedProfileIds) return rows;
-    const visible = await core.publishedProfileIds(db, mediaId, [...named]);
+    const visible = await core.publishedProfileIds(ctx.db, ctx.mediaId, [...named]);
     for (const row of rows) {
       for (const l of row.locales) {
         l.authors = l.authors.filter((a) => visible.has(a.profileId));
@@ -217,12 +221,12 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     return rows;
   };
   const readersPage = async <R extends NamingProfiles, P extends { items: R[] }>(ctx: RequestContext, page: P): Promise<P> => {
-    await readersView(ctx.mediaId, page.items);
+    await readersView(ctx, page.items);
     return page;
   };
 
   const loadQuestion = async (ctx: RequestContext, contentId: string, blockId: string) => {
-    const question = await repo.publishedQuestion(db, ctx.mediaId, contentId, blockId);
+    const question = await repo.publishedQuestion(ctx.db, ctx.mediaId, contentId, blockId);
     if (!question) throw docsErrors.questionNotFound();
     return question;
   };
@@ -235,7 +239,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
 
   return {
     list: (ctx: RequestContext, query: ContentsQuery) =>
-      repo.list(db, ctx.mediaId, query, query.sort, {
+      repo.list(ctx.db, ctx.mediaId, query, query.sort, {
         workspaceId: query.workspace_id,
         statusId: query.status_id,
         templateId: query.template_id,
@@ -245,16 +249,16 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
         updatedSince: query.updated_since,
       }),
 
-    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+    get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),
 
     async create(ctx: RequestContext, input: ContentCreate) {
       await core.assertLocales(ctx.mediaId, input.locales);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         if (!(await templates.find(tx, ctx.mediaId, input.template_id))) {
           throw docsErrors.referenceNotFound('template_not_found', 'the template', [{ path: 'template_id', message: 'is not a template of this media' }]);
         }
         // The workspace and status of a new content are checked like a transfer's.
-        await assertPlacement(tx, contentPlaces, ctx.mediaId, { workspaceId: input.workspace_id, statusId: input.status_id });
+        await assertPlacement(tx, mediaPlaces, ctx.mediaId, { workspaceId: input.workspace_id, statusId: input.status_id });
         await assertExist(tx, ctx.mediaId, {
           categories: categoryRefs(input.content_categories),
           images: visualImages(input.locales),
@@ -286,9 +290,9 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     /** Updates fields; `locales` and `content_categories`, when given, are the complete sets. */
     async update(ctx: RequestContext, id: string, patch: ContentUpdate) {
       if (patch.locales) await core.assertLocales(ctx.mediaId, patch.locales);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, id);
-        if (patch.status_id) await assertPlacement(tx, contentPlaces, ctx.mediaId, { statusId: patch.status_id });
+        if (patch.status_id) await assertPlacement(tx, mediaPlaces, ctx.mediaId, { statusId: patch.status_id });
         await assertExist(tx, ctx.mediaId, {
           categories: categoryRefs(patch.content_categories),
           ...(patch.locales && { images: visualImages(patch.locales), authors: authorRefs(patch.locales) }),
@@ -315,11 +319,11 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     },
 
     async remove(ctx: RequestContext, id: string): Promise<void> {
-      if (!(await db.transaction((tx) => contentAggregate.softDelete(tx, id, ctx.mediaId)))) throw docsErrors.contentNotFound();
+      if (!(await transaction(ctx, (tx) => contentAggregate.softDelete(tx, id, ctx.mediaId)))) throw docsErrors.contentNotFound();
     },
 
     restore: (ctx: RequestContext, id: string) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         if ((await contentAggregate.restore(tx, id, ctx.mediaId)) === 'not_found') throw docsErrors.contentNotFound();
         return load(tx, ctx.mediaId, id);
       }),
@@ -329,7 +333,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
      * not allow are refused with a 409 listing them, or removed with `drop_incompatible`.
      */
     switchTemplate: (ctx: RequestContext, id: string, body: TemplateSwitch) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, id);
         const template = await templates.find(tx, ctx.mediaId, body.template_id);
         if (!template) {
@@ -364,23 +368,23 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       }),
 
     async transfer(ctx: RequestContext, id: string, target: WorkspaceTransfer): Promise<void> {
-      const moved = await db.transaction(async (tx) => {
+      const moved = await transaction(ctx, async (tx) => {
         // Stamped first, while the row still has the status it leaves; a refused transfer rolls it back.
         await repo.stampMove(tx, ctx.mediaId, id, target.status_id);
-        return transferToWorkspace(tx, placed, contentPlaces, id, ctx.mediaId, target);
+        return transferToWorkspace(tx, placed, mediaPlaces, id, ctx.mediaId, target);
       });
       if (!moved) throw docsErrors.contentNotFound();
     },
 
     async metadata(ctx: RequestContext, id: string) {
-      const tree = await repo.findTree(db, ctx.mediaId, id);
+      const tree = await repo.findTree(ctx.db, ctx.mediaId, id);
       if (!tree) throw docsErrors.contentNotFound();
       return tree.metadata;
     },
 
     /** Replaces the metadata as a whole; every key must be one of the template's metadata_keys. */
     replaceMetadata: (ctx: RequestContext, id: string, body: MetadataBody) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, id);
         const rules = await templates.rulesOf(tx, ctx.mediaId, await repo.templateOf(tx, id));
         const details = body.metadata.flatMap((m, i) =>
@@ -393,13 +397,13 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       }),
 
     async blocks(ctx: RequestContext, id: string, locale?: string) {
-      if (!(await repo.find(db, ctx.mediaId, id))) throw docsErrors.contentNotFound();
-      return repo.blocks(db, id, locale);
+      if (!(await repo.find(ctx.db, ctx.mediaId, id))) throw docsErrors.contentNotFound();
+      return repo.blocks(ctx.db, id, locale);
     },
 
     /** Adds a block to a language entry, at `position` (others move down) or at the end. */
     createBlock: (ctx: RequestContext, id: string, body: BlockCreate) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, id);
         const localeId = (await repo.localeIds(tx, id)).get(body.locale);
         if (!localeId) throw docsErrors.localeNotFound();
@@ -416,7 +420,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
 
     /** Moves a block (`position`) or rewrites its fields (its kind's, whole). */
     updateBlock: (ctx: RequestContext, id: string, blockId: string, body: BlockUpdate) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, id);
         const block = await repo.block(tx, id, blockId);
         if (!block) throw docsErrors.blockNotFound();
@@ -439,7 +443,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
 
     /** Soft-deletes a block on its own (a restore of the content does not bring it back); the others close ranks. */
     removeBlock: (ctx: RequestContext, id: string, blockId: string) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, id);
         const block = await repo.block(tx, id, blockId);
         if (!block) throw docsErrors.blockNotFound();
@@ -455,13 +459,13 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     // ---- Reader: every read below passes through readersView, so that no profile readers may not see is named.
 
     listPublished: async (ctx: RequestContext, query: ReaderContentsQuery) =>
-      readersPage(ctx, await repo.listPublished(db, ctx.mediaId, query, { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'] })),
+      readersPage(ctx, await repo.listPublished(ctx.db, ctx.mediaId, query, { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'] })),
 
     /** Published contents matching `q`, most relevant first, searched in the media's languages. */
     search: async (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[]) =>
       readersPage(
         ctx,
-        await repo.search(db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
+        await repo.search(ctx.db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
           categoryIds: query['category_ids[]'],
           templateIds: query['template_ids[]'],
         }),
@@ -469,13 +473,13 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
 
     /** Published contents in another module's order (a magazine section's), a Reader list page. */
     listPublishedIn: async (ctx: RequestContext, query: PagingQuery, listing: ContentListing) =>
-      readersPage(ctx, await repo.listPublishedIn(db, ctx.mediaId, query, listing)),
+      readersPage(ctx, await repo.listPublishedIn(ctx.db, ctx.mediaId, query, listing)),
 
     /** Published contents matching `q` among those another module names (`within`), most relevant first. */
     searchWithin: async (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[], within: ContentsWithin) =>
       readersPage(
         ctx,
-        await repo.search(db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
+        await repo.search(ctx.db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
           categoryIds: query['category_ids[]'],
           templateIds: query['template_ids[]'],
           within,
@@ -486,18 +490,18 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     searchHits: (mediaLocales: readonly string[]) => repo.searchHits(searchConfigsOf(mediaLocales)),
 
     /** The media's published contents among `ids`, by id. */
-    async publishedAmong(mediaId: string, ids: string[]) {
+    async publishedAmong(ctx: RequestContext, ids: string[]) {
       if (ids.length === 0) return new Map<string, ContentRecord>();
-      return new Map((await readersView(mediaId, await repo.publishedAmong(db, mediaId, ids))).map((r) => [r.id, r]));
+      return new Map((await readersView(ctx, await repo.publishedAmong(ctx.db, ctx.mediaId, ids))).map((r) => [r.id, r]));
     },
 
     /** The ids among `ids` that are not live contents of the media (other modules' references). */
     missingContents: (executor: Executor, mediaId: string, ids: string[]) => repo.missingContents(executor, mediaId, [...new Set(ids)]),
 
     async getPublished(ctx: RequestContext, id: string) {
-      const row = await repo.findTree(db, ctx.mediaId, id, 'published');
+      const row = await repo.findTree(ctx.db, ctx.mediaId, id, 'published');
       if (!row) throw docsErrors.contentNotFound();
-      return (await readersView(ctx.mediaId, [row]))[0]!;
+      return (await readersView(ctx, [row]))[0]!;
     },
 
     /**
@@ -518,15 +522,15 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     },
 
     async results(ctx: RequestContext, id: string, blockId: string) {
-      return resultsOf(db, await loadQuestion(ctx, id, blockId));
+      return resultsOf(ctx.db, await loadQuestion(ctx, id, blockId));
     },
 
     /** A reader's vote: one per reader and question; voting again replaces the first. */
     async vote(ctx: RequestContext, id: string, blockId: string, choiceId: string) {
       const question = await loadQuestion(ctx, id, blockId);
       if (!(question.fields.choices ?? []).some((c) => c.id === choiceId)) throw docsErrors.invalidChoice();
-      await repo.vote(db, { mediaId: ctx.mediaId, blockId, voter: voterOf(ctx), choiceId });
-      return resultsOf(db, question);
+      await repo.vote(ctx.db, { mediaId: ctx.mediaId, blockId, voter: voterOf(ctx), choiceId });
+      return resultsOf(ctx.db, question);
     },
   };
 }

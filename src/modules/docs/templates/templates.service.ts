@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { ContentTypesService } from '../content-types/content-types.service.js';
 import { docsErrors } from '../docs.errors.js';
@@ -10,6 +10,11 @@ import type { TemplateCreate, TemplateUpdate } from './templates.schemas.js';
 const contentTypeMissing = () =>
   docsErrors.referenceNotFound('content_type_not_found', 'the content type', [{ path: 'content_type_id', message: 'is not a content type of this media' }]);
 
+/**
+ * Templates. Every method given a context reads and writes on its executor (`ctx.db`, or the
+ * transaction `transaction(ctx, …)` joins or opens); `deps.db` serves only the reads made without
+ * one: a Public path's media (`mediaOf`) and the Reader's assocs (`summaries`, a list's loader).
+ */
 export function createTemplatesService(deps: { db: Db; repo: TemplatesRepository; contentTypes: ContentTypesService }) {
   const { db, repo, contentTypes } = deps;
 
@@ -20,9 +25,9 @@ export function createTemplatesService(deps: { db: Db; repo: TemplatesRepository
   };
 
   return {
-    list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.list(ctx.db, ctx.mediaId, query),
 
-    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+    get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),
 
     /** The media of a live template (a Public path names the template alone), else 404 template_not_found. */
     async mediaOf(id: string): Promise<string> {
@@ -44,7 +49,7 @@ export function createTemplatesService(deps: { db: Db; repo: TemplatesRepository
     summaries: async (mediaId: string, ids: string[]) => (await repo.findMany(db, mediaId, ids)).map(toReaderTemplate),
 
     create: (ctx: RequestContext, input: TemplateCreate) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         if (!(await contentTypes.exists(tx, ctx.mediaId, input.content_type_id))) throw contentTypeMissing();
         const id = await repo.insert(tx, {
           mediaId: ctx.mediaId,
@@ -59,7 +64,7 @@ export function createTemplatesService(deps: { db: Db; repo: TemplatesRepository
 
     /** Narrowing block_kinds or metadata_keys does not touch existing contents; switching a content's template checks them. */
     update: (ctx: RequestContext, id: string, patch: TemplateUpdate) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         if (!(await templateAggregate.lock(tx, id, ctx.mediaId))) throw docsErrors.templateNotFound();
         if (patch.content_type_id && !(await contentTypes.exists(tx, ctx.mediaId, patch.content_type_id))) throw contentTypeMissing();
         await repo.update(tx, ctx.mediaId, id, {
@@ -73,11 +78,11 @@ export function createTemplatesService(deps: { db: Db; repo: TemplatesRepository
       }),
 
     async remove(ctx: RequestContext, id: string): Promise<void> {
-      if (!(await db.transaction((tx) => templateAggregate.softDelete(tx, id, ctx.mediaId)))) throw docsErrors.templateNotFound();
+      if (!(await transaction(ctx, (tx) => templateAggregate.softDelete(tx, id, ctx.mediaId)))) throw docsErrors.templateNotFound();
     },
 
     restore: (ctx: RequestContext, id: string) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         if ((await templateAggregate.restore(tx, id, ctx.mediaId)) === 'not_found') throw docsErrors.templateNotFound();
         return load(tx, ctx.mediaId, id);
       }),

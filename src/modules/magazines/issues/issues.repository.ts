@@ -5,7 +5,7 @@ import type { ResolvedImage } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type Keyset, type Paginator, keyset, mostRelevantFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
-import { resolveAssetImages } from '../../docs/index.js';
+import { resolveAssetImages } from '../../core/index.js';
 import { magazinesErrors } from '../magazines.errors.js';
 import { blockSlots, issueLocales, issues, sectionBlocks, sectionContents, sectionLocales, sections } from './issues.table.js';
 import { rowsOf } from '../../../db/rows.js';

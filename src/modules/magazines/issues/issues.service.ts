@@ -1,11 +1,10 @@
 import type { Db, Executor } from '../../../db/client.js';
 import type { ErrorDetail } from '../../../shared/errors.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { searchConfigsOf } from '../../../shared/search.js';
-import type { CoreServices } from '../../core/index.js';
+import { type CoreServices, missingAssetImages } from '../../core/index.js';
 import type { ContentsService, ReaderSearchQuery } from '../../docs/index.js';
-import { missingAssetImages } from '../../docs/index.js';
 import type { IssueTypesService } from '../issue-types/issue-types.service.js';
 import { magazinesErrors } from '../magazines.errors.js';
 import {
@@ -32,6 +31,12 @@ import type {
 /** What magazines need of docs: that contents exist, and the Reader's listing and search of them. */
 export type MagazinesDocs = Pick<ContentsService, 'missingContents' | 'listPublishedIn' | 'searchWithin' | 'searchHits' | 'publishedAmong'>;
 
+/**
+ * Issues, their sections, blocks, slots and section contents. Every method given a context reads
+ * and writes on its executor (`ctx.db`, or the transaction `transaction(ctx, …)` joins or opens);
+ * `deps.db` serves only a Public path's media (`issueMediaOf`, `sectionMediaOf`), read before the
+ * request knows it.
+ */
 export function createIssuesService(deps: {
   db: Db;
   repo: IssuesRepository;
@@ -118,14 +123,14 @@ export function createIssuesService(deps: {
 
     async listIssues(ctx: RequestContext, workspaceId: string, query: PagingQuery) {
       await tenancy.getWorkspace(ctx, workspaceId);
-      return repo.listIssues(db, ctx.mediaId, workspaceId, query);
+      return repo.listIssues(ctx.db, ctx.mediaId, workspaceId, query);
     },
 
     async createIssue(ctx: RequestContext, workspaceId: string, input: IssueCreate) {
       await tenancy.getWorkspace(ctx, workspaceId);
       // Outside the transaction: the media's languages are read (and cached) on the pool.
       await tenancy.assertLocales(ctx.mediaId, input.locales);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         await assertIssueRefs(tx, ctx.mediaId, input);
         const id = await repo.insertIssue(tx, {
           mediaId: ctx.mediaId,
@@ -141,11 +146,11 @@ export function createIssuesService(deps: {
       });
     },
 
-    getIssue: (ctx: RequestContext, id: string) => loadIssue(db, ctx.mediaId, id),
+    getIssue: (ctx: RequestContext, id: string) => loadIssue(ctx.db, ctx.mediaId, id),
 
     updateIssue: async (ctx: RequestContext, id: string, patch: IssueUpdate) => {
       if (patch.locales) await tenancy.assertLocales(ctx.mediaId, patch.locales);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         if (!(await issueRecord.lock(tx, id, ctx.mediaId))) throw magazinesErrors.issueNotFound();
         await assertIssueRefs(tx, ctx.mediaId, patch);
         await repo.updateIssue(tx, id, {
@@ -162,11 +167,11 @@ export function createIssuesService(deps: {
 
     /** Soft-deletes the issue with its locales, sections, blocks, slots and section contents, under one stamp. */
     async removeIssue(ctx: RequestContext, id: string): Promise<void> {
-      if (!(await db.transaction((tx) => issueTree.softDelete(tx, id, ctx.mediaId)))) throw magazinesErrors.issueNotFound();
+      if (!(await transaction(ctx, (tx) => issueTree.softDelete(tx, id, ctx.mediaId)))) throw magazinesErrors.issueNotFound();
     },
 
     restoreIssue: (ctx: RequestContext, id: string) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         if ((await issueTree.restore(tx, id, ctx.mediaId)) === 'not_found') throw magazinesErrors.issueNotFound();
         return loadIssue(tx, ctx.mediaId, id);
       }),
@@ -174,13 +179,13 @@ export function createIssuesService(deps: {
     // ---- Sections
 
     async listSections(ctx: RequestContext, issueId: string, query: PagingQuery) {
-      await loadIssue(db, ctx.mediaId, issueId);
-      return repo.listSections(db, ctx.mediaId, issueId, query);
+      await loadIssue(ctx.db, ctx.mediaId, issueId);
+      return repo.listSections(ctx.db, ctx.mediaId, issueId, query);
     },
 
     createSection: async (ctx: RequestContext, issueId: string, input: SectionCreate) => {
       await tenancy.assertLocales(ctx.mediaId, input.locales);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         // The issue's row lock orders concurrent appends: each gets its own next position.
         if (!(await issueRecord.lock(tx, issueId, ctx.mediaId))) throw magazinesErrors.issueNotFound();
         const id = await repo.insertSection(tx, {
@@ -194,11 +199,11 @@ export function createIssuesService(deps: {
       });
     },
 
-    getSection: (ctx: RequestContext, id: string) => loadSection(db, ctx.mediaId, id),
+    getSection: (ctx: RequestContext, id: string) => loadSection(ctx.db, ctx.mediaId, id),
 
     updateSection: async (ctx: RequestContext, id: string, patch: SectionUpdate) => {
       if (patch.locales) await tenancy.assertLocales(ctx.mediaId, patch.locales);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         if (!(await sectionRecord.lock(tx, id, ctx.mediaId))) throw magazinesErrors.sectionNotFound();
         await repo.updateSection(tx, id, {
           ...(patch.key !== undefined && { key: patch.key }),
@@ -211,20 +216,20 @@ export function createIssuesService(deps: {
 
     /** Soft-deletes the section with its locales, blocks, slots and contents; an issue restore leaves it deleted. */
     async removeSection(ctx: RequestContext, id: string): Promise<void> {
-      if (!(await db.transaction((tx) => sectionTree.softDelete(tx, id, ctx.mediaId)))) throw magazinesErrors.sectionNotFound();
+      if (!(await transaction(ctx, (tx) => sectionTree.softDelete(tx, id, ctx.mediaId)))) throw magazinesErrors.sectionNotFound();
     },
 
     // ---- Section blocks and slots
 
     async listBlocks(ctx: RequestContext, sectionId: string) {
-      const layout = await repo.layout(db, ctx.mediaId, sectionId);
+      const layout = await repo.layout(ctx.db, ctx.mediaId, sectionId);
       if (!layout) throw magazinesErrors.sectionNotFound();
       return layout.blocks;
     },
 
     /** The section's blocks become exactly `body.blocks`, in one transaction under the section's row lock. */
     replaceBlocks: (ctx: RequestContext, sectionId: string, body: BlocksBody) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         // Concurrent replacements of one section queue here: each sees the other's result whole.
         if (!(await sectionTree.lock(tx, sectionId, ctx.mediaId))) throw magazinesErrors.sectionNotFound();
         await sectionTree.replace(
@@ -236,10 +241,10 @@ export function createIssuesService(deps: {
         return (await repo.layout(tx, ctx.mediaId, sectionId))!.blocks;
       }),
 
-    getBlock: (ctx: RequestContext, id: string) => loadBlock(db, ctx.mediaId, id),
+    getBlock: (ctx: RequestContext, id: string) => loadBlock(ctx.db, ctx.mediaId, id),
 
     updateBlock: (ctx: RequestContext, id: string, patch: BlockUpdate) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         if (!(await blockRecord.lock(tx, id, ctx.mediaId))) throw magazinesErrors.sectionBlockNotFound();
         await repo.updateBlock(tx, id, {
           ...(patch.kind !== undefined && { kind: patch.kind }),
@@ -248,11 +253,11 @@ export function createIssuesService(deps: {
         return loadBlock(tx, ctx.mediaId, id);
       }),
 
-    listSlots: async (ctx: RequestContext, blockId: string) => (await loadBlock(db, ctx.mediaId, blockId)).slots,
+    listSlots: async (ctx: RequestContext, blockId: string) => (await loadBlock(ctx.db, ctx.mediaId, blockId)).slots,
 
     /** The block's slots become exactly `body.slots`: every content checked first, then one transaction under the block's row lock. */
     replaceSlots: (ctx: RequestContext, blockId: string, body: SlotsBody) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         if (!(await blockRecord.lock(tx, blockId, ctx.mediaId))) throw magazinesErrors.sectionBlockNotFound();
         await assertContents(tx, ctx.mediaId, body.slots.map((s, i) => ({ path: `slots.${i}.content_id`, id: s.content_id })));
         await blockRecord.replace(tx, 'slots', blockId, inOrder(body.slots).map((s) => ({ ...(s.id && { id: s.id }), contentId: s.content_id })));
@@ -262,25 +267,25 @@ export function createIssuesService(deps: {
     // ---- Section contents
 
     async listIssueContents(ctx: RequestContext, issueId: string, query: PagingQuery) {
-      await loadIssue(db, ctx.mediaId, issueId);
-      return repo.listIssueContents(db, ctx.mediaId, issueId, query);
+      await loadIssue(ctx.db, ctx.mediaId, issueId);
+      return repo.listIssueContents(ctx.db, ctx.mediaId, issueId, query);
     },
 
     async listSectionContents(ctx: RequestContext, sectionId: string, query: PagingQuery) {
-      await loadSection(db, ctx.mediaId, sectionId);
-      return repo.listSectionContents(db, ctx.mediaId, sectionId, query);
+      await loadSection(ctx.db, ctx.mediaId, sectionId);
+      return repo.listSectionContents(ctx.db, ctx.mediaId, sectionId, query);
     },
 
     /** The issue's section contents whose content's title, lead or body matches `q` (any status), most relevant first. */
     async searchIssueContents(ctx: RequestContext, issueId: string, query: IssueContentsSearchQuery) {
-      await loadIssue(db, ctx.mediaId, issueId);
+      await loadIssue(ctx.db, ctx.mediaId, issueId);
       const { locales } = await tenancy.cachedMedia(ctx.mediaId);
       const hits = docs.searchHits(locales);
-      return repo.searchIssueContents(db, ctx.mediaId, issueId, query, query.q, hits, searchConfigsOf(locales).join('_'));
+      return repo.searchIssueContents(ctx.db, ctx.mediaId, issueId, query, query.q, hits, searchConfigsOf(locales).join('_'));
     },
 
     createSectionContent: (ctx: RequestContext, issueId: string, input: SectionContentCreate) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await loadIssue(tx, ctx.mediaId, issueId);
         const section = await sectionOf(tx, ctx.mediaId, issueId, input.section_id);
         if (!(await sectionTree.lock(tx, section.id, ctx.mediaId))) throw magazinesErrors.sectionNotFound();
@@ -296,22 +301,22 @@ export function createIssuesService(deps: {
       }),
 
     async removeSectionContent(ctx: RequestContext, id: string): Promise<void> {
-      if (!(await db.transaction((tx) => sectionContentRecord.softDelete(tx, id, ctx.mediaId)))) throw magazinesErrors.sectionContentNotFound();
+      if (!(await transaction(ctx, (tx) => sectionContentRecord.softDelete(tx, id, ctx.mediaId)))) throw magazinesErrors.sectionContentNotFound();
     },
 
     // ---- Reader and Public
 
     async readerIssue(ctx: RequestContext, id: string) {
-      const issue = await loadIssue(db, ctx.mediaId, id);
-      return { issue, sections: await repo.allSections(db, ctx.mediaId, id) };
+      const issue = await loadIssue(ctx.db, ctx.mediaId, id);
+      return { issue, sections: await repo.allSections(ctx.db, ctx.mediaId, id) };
     },
 
-    readerSection: (ctx: RequestContext, id: string) => loadSection(db, ctx.mediaId, id),
+    readerSection: (ctx: RequestContext, id: string) => loadSection(ctx.db, ctx.mediaId, id),
 
     /** The section's published contents in position order (of the issue, when named), a Reader list page. */
     async publishedSectionContents(ctx: RequestContext, sectionId: string, query: PagingQuery, issueId?: string) {
-      if (issueId) await sectionOf(db, ctx.mediaId, issueId, sectionId);
-      else await loadSection(db, ctx.mediaId, sectionId);
+      if (issueId) await sectionOf(ctx.db, ctx.mediaId, issueId, sectionId);
+      else await loadSection(ctx.db, ctx.mediaId, sectionId);
       return listSection(ctx, sectionId, query);
     },
 
@@ -337,16 +342,16 @@ export function createIssuesService(deps: {
 
     /** Published contents of the issue's sections matching `q`, docs' Reader search narrowed to the issue. */
     async searchIssue(ctx: RequestContext, issueId: string, query: ReaderSearchQuery, mediaLocales: readonly string[]) {
-      await loadIssue(db, ctx.mediaId, issueId);
+      await loadIssue(ctx.db, ctx.mediaId, issueId);
       return docs.searchWithin(ctx, query, mediaLocales, { name: 'issue', where: repo.inIssue, params: { issue: issueId } });
     },
 
     /** The section's blocks with their slots, and the published contents the slots name (the others are served empty). */
     async publishedLayout(ctx: RequestContext, issueId: string, sectionId: string) {
-      await sectionOf(db, ctx.mediaId, issueId, sectionId);
-      const layout = (await repo.layout(db, ctx.mediaId, sectionId))!;
+      await sectionOf(ctx.db, ctx.mediaId, issueId, sectionId);
+      const layout = (await repo.layout(ctx.db, ctx.mediaId, sectionId))!;
       const ids = [...new Set(layout.blocks.flatMap((b) => b.slots.map((s) => s.contentId)))];
-      return { blocks: layout.blocks, contents: await docs.publishedAmong(ctx.mediaId, ids) };
+      return { blocks: layout.blocks, contents: await docs.publishedAmong(ctx, ids) };
     },
 
   };

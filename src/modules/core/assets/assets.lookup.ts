@@ -1,10 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
-import type { ImageUrl, ResolvedImage } from '../../../shared/blocks.js';
 import { rowsOf } from '../../../db/rows.js';
+import type { ImageUrl, ResolvedImage } from '../../../shared/blocks.js';
 
-// Visuals and image blocks point at asset images (core's assets). Until core's index exports
-// its own resolver, docs reads the asset tables here, by name: the image, and its credit and
+// What other modules' records need of asset images (visuals, image blocks, covers), exported by
+// core's index so that no other module reads the asset tables: the image, and its credit and
 // caption in the entry's language (else in any language the image has).
 
 /** SQL: the live asset images among `ids` (uuid[]), in order, captioned in `locale`, as JSON. */
