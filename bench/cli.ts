@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { onScratchDatabase } from './database.js';
 
 const BIN = process.env.BENCH_CLI_BIN ?? fileURLToPath(new URL('../bin/media-publishing-service.js', import.meta.url));
 const RUNS = 5;
@@ -65,20 +65,7 @@ const TIMES = join(dir, 'times');
 try {
   await measure('PGlite', { DATA_DIR: join(dir, 'data'), DATABASE_URL: '' });
   const server = process.env.BENCH_DATABASE_URL;
-  if (server) {
-    const name = `mps_bench_cli_${process.pid}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    try {
-      const url = new URL(server);
-      url.pathname = `/${name}`;
-      await measure('PostgreSQL', { DATABASE_URL: url.toString() });
-    } finally {
-      await admin.query(`drop database ${name} with (force)`);
-      await admin.end();
-    }
-  }
+  if (server) await onScratchDatabase(server, `mps_bench_cli_${process.pid}`, (url) => measure('PostgreSQL', { DATABASE_URL: url }));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

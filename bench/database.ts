@@ -26,6 +26,19 @@ const withDatabase = (url: string, name: string): string => {
   return u.toString();
 };
 
+/** `work` with the URL of a database `name` of its own on the server of `serverUrl`, dropped afterwards. */
+export async function onScratchDatabase<T>(serverUrl: string, name: string, work: (url: string) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  try {
+    return await work(withDatabase(serverUrl, name));
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
 /**
  * A fresh, migrated database that nothing else uses: on the server of `databaseUrl`
  * a database of its own (dropped by dispose), otherwise an in-memory PGlite.

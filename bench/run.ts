@@ -8,7 +8,7 @@
  * duration, the whole bench has a time cap, and nothing is written to the repository.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -42,6 +42,7 @@ import {
   serviceCommands,
   startServiceProcess,
 } from './service.js';
+import { SERVICE_MAIN, measureColdStart, printColdStart } from './cold-start.js';
 import { measureStartup, messageWith, printStartup } from './startup.js';
 import { type ListBody, clientCredentialsToken, deepPagePath, getJson, processCpuUs, runLoad, startLoadGenerator, touchEveryRoute } from './processes.js';
 
@@ -345,6 +346,10 @@ async function main() {
   // (unless BENCH_ONLY picks other scenarios).
   if (!process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test('start-up')) printStartup(await measureStartup());
   const databaseUrl = process.env.DATABASE_URL || undefined;
+  // On PostgreSQL, with dist/ built: the built service's cold start against a bare Fastify + pg server.
+  if (databaseUrl && existsSync(SERVICE_MAIN) && (!process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test('cold start'))) {
+    printColdStart(await measureColdStart(databaseUrl));
+  }
   // Uploads of the image scenarios go to a directory of the bench's own, removed at the end.
   const storageDir = await mkdtemp(join(tmpdir(), 'mps-bench-storage-'));
   closers.push({ name: 'bench storage', close: () => rm(storageDir, { recursive: true, force: true }) });

@@ -18,7 +18,6 @@ import { readerTree, readerWellKnownTree } from './interfaces/reader/index.js';
 import { createAuthFailureThrottle } from './plugins/auth-failures.js';
 import { envelopeServerOptions, errorHandlerPlugin } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
-import { metricsPlugin } from './plugins/metrics.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { serializerCompiler } from './plugins/serializer.js';
@@ -149,6 +148,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(requestLogPlugin);
   // Before any route, so that each gets its observer; absent unless METRICS_TOKEN or METRICS_PORT is set.
   if (config.metricsToken || config.metricsPort) {
+    // Loaded only here: prom-client's code is a start-up cost of its own, which an instance without metrics skips.
+    const { metricsPlugin } = await import('./plugins/metrics.js');
     await app.register(metricsPlugin, { token: config.metricsToken, port: config.metricsPort, host: config.host, pool: database.pool });
   }
   await app.register(securityHeadersPlugin);

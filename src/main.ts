@@ -78,13 +78,16 @@ async function main() {
   });
 
   // SIGTERM/SIGINT, in this order: /ready turns 503 and answers start closing their keep-alive
-  // connections; after SHUTDOWN_DELAY_MS (the load balancer's time to notice) the server stops
-  // accepting, idle connections close, every request already read gets its answer; then the
+  // connections; during the delay (the load balancer's time to notice, and the time for requests
+  // already on their way to be accepted and read) the server still accepts and serves; then it
+  // stops accepting, idle connections close, every request already read gets its answer; then the
   // pool (or PGlite) closes, after the queries still running. Grace: the delay plus 10 s.
-  closeWithGrace({ delay: config.shutdownDelayMs + SHUTDOWN_GRACE_MS, logger }, async ({ signal, err }) => {
+  const { sigterm, sigint } = config.shutdownDelayMs;
+  closeWithGrace({ delay: Math.max(sigterm, sigint) + SHUTDOWN_GRACE_MS, logger }, async ({ signal, err }) => {
+    const delayMs = signal === 'SIGTERM' ? sigterm : sigint;
     if (err) logger.error({ err }, 'shutting down after an error');
-    else logger.info({ signal, delay_ms: config.shutdownDelayMs }, 'shutting down');
-    await drain(app, config.shutdownDelayMs);
+    else logger.info({ signal, delay_ms: delayMs }, 'shutting down');
+    await drain(app, delayMs);
     await app.close();
     await stopTelemetry();
     logger.info('closed');

@@ -82,10 +82,16 @@ describe('scopedStorage', () => {
       const tracked = () => new Promise((r) => setImmediate(r)).then(() => Promise.resolve().then(() => executionAsyncResource() instanceof Promise));
       const storage = scopedStorage();
       const out = { before: await tracked() };
-      const first = storage.run(1, async () => { out.during = await tracked(); await new Promise((r) => setTimeout(r, 5)); });
-      const second = storage.run(2, async () => { await new Promise((r) => setTimeout(r, 1)); });
+      // Deferreds order the runs: the second ends, the hooks are checked, and only then the first ends.
+      let releaseFirst, releaseSecond;
+      const firstHeld = new Promise((r) => (releaseFirst = r));
+      const secondHeld = new Promise((r) => (releaseSecond = r));
+      const first = storage.run(1, async () => { out.during = await tracked(); await firstHeld; });
+      const second = storage.run(2, async () => { await secondHeld; });
+      releaseSecond();
       await second;
       out.whileFirstRuns = await tracked();
+      releaseFirst();
       await first;
       out.after = await tracked();
       await storage.run(3, async () => { out.again = await tracked(); });

@@ -109,11 +109,13 @@ async function drainUnderLoad(env: Record<string, string>, countRows: (ids: stri
   }
 }
 
-describe('SIGTERM under load with keep-alive clients', () => {
-  it.runIf(embeddedProcessTests)('on PGlite: answers every request it read, closes, exits 0, keeps every acknowledged write', async () => {
-    const dataDir = migratedDataDir(mkdtempSync(join(tmpdir(), 'mps-shutdown-')));
-    dirs.push(dataDir);
-    await drainUnderLoad({ DATA_DIR: dataDir }, async (ids) => {
+/** A server environment on a migrated copy of the run's PGlite, and how to count categories in it. */
+function onPGlite(): { env: Record<string, string>; countRows: (ids: string[]) => Promise<number> } {
+  const dataDir = migratedDataDir(mkdtempSync(join(tmpdir(), 'mps-shutdown-')));
+  dirs.push(dataDir);
+  return {
+    env: { DATA_DIR: dataDir },
+    countRows: async (ids) => {
       const db = new PGlite(join(dataDir, 'pglite'));
       try {
         const { rows } = await db.query<{ n: number }>('select count(*)::int as n from categories where id = any($1::uuid[])', [ids]);
@@ -121,31 +123,108 @@ describe('SIGTERM under load with keep-alive clients', () => {
       } finally {
         await db.close();
       }
+    },
+  };
+}
+
+/** `work` with a server environment on a PostgreSQL database of its own, dropped afterwards. */
+async function onPostgres<T>(work: (env: Record<string, string>, countRows: (ids: string[]) => Promise<number>) => Promise<T>): Promise<T> {
+  const url = process.env.TEST_DATABASE_URL!;
+  const name = `mps_drain_${process.pid}_${Date.now()}`;
+  await onConnection(url, `create database ${name}`);
+  try {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mps-shutdown-'));
+    dirs.push(dataDir);
+    return await work({ DATABASE_URL: withDatabase(url, name), DATA_DIR: dataDir }, async (ids) => {
+      const { rows } = await onConnection<{ n: number }>(withDatabase(url, name), 'select count(*)::int as n from categories where id = any($1::uuid[])', [ids]);
+      return rows[0]!.n;
     });
+  } finally {
+    await onConnection(url, `drop database if exists ${name} with (force)`);
+  }
+}
+
+describe('SIGTERM under load with keep-alive clients', () => {
+  it.runIf(embeddedProcessTests)('on PGlite: answers every request it read, closes, exits 0, keeps every acknowledged write', async () => {
+    const { env, countRows } = onPGlite();
+    await drainUnderLoad(env, countRows);
   }, 90_000);
 
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     'on PostgreSQL: the same, and the pool closes after the last query',
     async () => {
-      const url = process.env.TEST_DATABASE_URL!;
-      const name = `mps_drain_${process.pid}_${Date.now()}`;
-      await onConnection(url, `create database ${name}`);
-      try {
-        const dataDir = mkdtempSync(join(tmpdir(), 'mps-shutdown-'));
-        dirs.push(dataDir);
-        const { logs } = await drainUnderLoad({ DATABASE_URL: withDatabase(url, name), DATA_DIR: dataDir }, async (ids) => {
-          const { rows } = await onConnection<{ n: number }>(withDatabase(url, name), 'select count(*)::int as n from categories where id = any($1::uuid[])', [ids]);
-          return rows[0]!.n;
-        });
-        // The pool closes inside app.close(), after the server (the code awaits it; the two
-        // last lines can swap in the output, as pino flushes its buffer at exit).
-        const index = (msg: string) => logs.findIndex((l) => l.msg === msg);
-        expect(index('database pool closed')).toBeGreaterThan(index('shutting down'));
-        expect(logs.filter((l) => l.msg === 'closing the database pool with queries still running')).toEqual([]);
-      } finally {
-        await onConnection(url, `drop database if exists ${name} with (force)`);
-      }
+      const { logs } = await onPostgres((env, countRows) => drainUnderLoad(env, countRows));
+      // The pool closes inside app.close(), after the server (the code awaits it; the two
+      // last lines can swap in the output, as pino flushes its buffer at exit).
+      const index = (msg: string) => logs.findIndex((l) => l.msg === msg);
+      expect(index('database pool closed')).toBeGreaterThan(index('shutting down'));
+      expect(logs.filter((l) => l.msg === 'closing the database pool with queries still running')).toEqual([]);
     },
     90_000,
   );
+});
+
+// Issue 47 item 2: with the default settings (no SHUTDOWN_DELAY_MS), a client that always has
+// 48 requests outstanding gets an answer to every one it sent before the signal. Resets came from
+// the listener closing while connections still waited in the accept queue (one connection per
+// request), and from idle keep-alive connections closed while a request sent on them was still
+// unread (PGlite's work keeps the event loop from reading for a while).
+const IN_FLIGHT = 48;
+
+async function everyRequestSentBeforeTheSignalAnswered(env: Record<string, string>, keepAlive: boolean) {
+  const server = await startServer({ BOOTSTRAP_API_KEY: KEY, RATE_LIMIT_BACKOFFICE: '1000000', ...env });
+  try {
+    await waitForReady(server);
+    const agent = keepAlive ? new Agent({ keepAlive: true, maxSockets: IN_FLIGHT }) : undefined;
+    let signalled = false;
+    let outstanding = 0;
+    const outcomes: Array<Outcome & { beforeSignal: boolean }> = [];
+    // Each client sends its next request as soon as it has an answer, until the server refuses it
+    // after the signal or has exited.
+    const client = async (n: number) => {
+      for (let i = 0; server.child.exitCode === null; i++) {
+        const beforeSignal = !signalled;
+        outstanding += 1;
+        const outcome = await send(agent, server.port, 'GET', '/core/v2/categories?limit=5', {
+          headers: { 'x-api-key': KEY, 'x-request-id': `f${n}-${i}` },
+        });
+        outstanding -= 1;
+        outcomes.push({ ...outcome, beforeSignal });
+        if (outcome.error && !beforeSignal) break;
+      }
+    };
+    const clients = Promise.all(Array.from({ length: IN_FLIGHT }, (_, n) => client(n)));
+    while (outcomes.filter((o) => o.status === 200).length < 2 * IN_FLIGHT && server.child.exitCode === null) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(outstanding).toBe(IN_FLIGHT);
+    signalled = true;
+    server.child.kill('SIGTERM');
+    const code = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 30_000))]);
+    await clients;
+    agent?.destroy();
+
+    expect(code, server.stderr()).toBe(0);
+    const beforeSignal = outcomes.filter((o) => o.beforeSignal);
+    expect(beforeSignal.filter((o) => o.error)).toEqual([]);
+    expect(beforeSignal.filter((o) => o.status !== 200)).toEqual([]);
+    // The 48 requests outstanding at the signal are among them, answered after it.
+    expect(beforeSignal.length).toBeGreaterThanOrEqual(3 * IN_FLIGHT);
+    expect(server.logs().filter((l) => (l.level as number) >= 50)).toEqual([]);
+  } finally {
+    server.kill();
+  }
+}
+
+describe('SIGTERM with the default settings and 48 requests outstanding', () => {
+  for (const keepAlive of [true, false]) {
+    const connections = keepAlive ? 'on keep-alive connections' : 'on a new connection each';
+    it.runIf(embeddedProcessTests)(`on PGlite, ${connections}: answers every request sent before the signal, exits 0`, async () => {
+      await everyRequestSentBeforeTheSignalAnswered(onPGlite().env, keepAlive);
+    }, 90_000);
+
+    it.skipIf(!process.env.TEST_DATABASE_URL)(`on PostgreSQL, ${connections}: answers every request sent before the signal, exits 0`, async () => {
+      await onPostgres((env) => everyRequestSentBeforeTheSignalAnswered(env, keepAlive));
+    }, 90_000);
+  }
 });
