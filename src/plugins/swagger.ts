@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { oncePer } from '../shared/schemas.js';
+import { ROLES, can } from '../shared/permissions.js';
 import { SCOPE_DESCRIPTIONS } from '../shared/scopes.js';
 import { z } from 'zod';
 import { type OperationFacts, finishDocument } from './openapi-document.js';
@@ -26,6 +27,15 @@ export const docsPolicy = (protocol: string) =>
 /** A named object's fields as an unnamed object (one per named object): @fastify/swagger makes no parameters of a $ref. */
 const unnamedCopy = oncePer((schema: z.ZodObject) => z.object(schema.shape));
 const unnamed = (schema: unknown) => (schema instanceof z.ZodObject && z.globalRegistry.get(schema)?.id ? unnamedCopy(schema) : schema);
+
+/** The areas /docs shows first, in this order: what a newcomer reads first. Every other area follows alphabetically. */
+const FIRST_AREAS = ['Core', 'Docs'];
+const areaRank = (tag: string) => {
+  const rank = FIRST_AREAS.indexOf(tag.split(':')[0]!.trim());
+  return rank === -1 ? FIRST_AREAS.length : rank;
+};
+/** Tags by area (`Core: Categories` is of the area Core), then by name. */
+export const byArea = (a: { name: string }, b: { name: string }) => areaRank(a.name) - areaRank(b.name) || a.name.localeCompare(b.name);
 
 type RouteTransform = ReturnType<typeof createJsonSchemaTransform>;
 type TransformInput = Parameters<RouteTransform>[0];
@@ -164,6 +174,12 @@ export const swaggerPlugin = fp(
           facts.set(operationId, {
             successor: config?.successor,
             responseHeaders: config?.responseHeaders,
+            conditional: input.route.method === 'GET' && config?.responseHeaders?.includes('ETag'),
+            requires: config?.permission
+              ? { permission: config.permission, roles: ROLES.filter((role) => can(role, config.permission!)) }
+              : config?.scope
+                ? { scope: config.scope, reader: Boolean(config.readerRequired) }
+                : undefined,
             ...(bodyFacts && { example: bodyFacts.example() }),
           });
         }
@@ -182,7 +198,7 @@ export const swaggerPlugin = fp(
       transformObject: (input) => {
         const document = withComponents(input, () => createJsonSchemaTransformObject({ schemaRegistry: (registry ??= documentedRegistry()) }));
         const tags = [...app.openapiTags].map(([name, description]) => ({ name, description }));
-        const tagged = { ...document, tags: tags.sort((a, b) => a.name.localeCompare(b.name)) };
+        const tagged = { ...document, tags: tags.sort(byArea) };
         const finished = finishDocument(tagged, { publicBaseUrl: options.publicBaseUrl, facts });
         for (const item of Object.values(finished.paths ?? {})) {
           for (const operation of Object.values(item) as Array<{ operationId?: string; requestBody?: { required?: boolean } }>) {

@@ -120,7 +120,7 @@ export interface RouteDef<
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRouteDef = RouteDef<any, any, any, any, any, any>;
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 414 | 415 | 422 | 429 | 431 | 500 | 502 | 503;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -271,16 +271,20 @@ export function documentRoute(app: FastifyInstance, route: RouteOptions, always:
     if (app.operationIds.has(operationId)) throw new Error(`operationId ${operationId} is used twice (${route.method} ${route.url})`);
     app.operationIds.add(operationId);
   }
-  // Any route may find the database unreachable: 503 database_unavailable with Retry-After.
-  const statuses = new Set<ErrorStatus>([...always, 503]);
-  if (schema.params) [400, 404].forEach((s) => statuses.add(s as ErrorStatus));
+  // Any route may find the database unreachable (503 database_unavailable with Retry-After), fail
+  // (500, logged), or be refused by Node's parser for headers over its limit (431).
+  const statuses = new Set<ErrorStatus>([...always, 431, 500, 503]);
+  // The router refuses a path parameter over its length limit (414) before any route runs.
+  if (schema.params) [400, 404, 414].forEach((s) => statuses.add(s as ErrorStatus));
   if (schema.querystring) statuses.add(400);
   if (schema.body) [400, 413, 415].forEach((s) => statuses.add(s as ErrorStatus));
   for (const status of route.config?.errors ?? []) statuses.add(status);
   if (route.config?.idempotent) schema.headers = withHeader(schema.headers, 'idempotency-key', idempotencyKeyHeader);
   const response = { ...schema.response };
   const errorSchema = route.config?.errorFormat?.schema ?? errorBody;
-  for (const status of [...statuses].sort((a, b) => a - b)) response[status] ??= errorSchema;
+  // The router's and Node's refusals come before the route, so in the envelope whatever the route's own format.
+  const refusedEarly = new Set<number>([414, 431]);
+  for (const status of [...statuses].sort((a, b) => a - b)) response[status] ??= refusedEarly.has(status) ? errorBody : errorSchema;
   route.schema = { ...schema, response };
   route.config = { ...route.config, operationId };
 }
