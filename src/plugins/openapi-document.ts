@@ -44,6 +44,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Headers this route's success answers carry beyond those its tree documents (an asset's ETag). */
     responseHeaders?: ResponseHeader[];
+    /** Headers every answer of this route carries, errors included (its tree's Cache-Control). */
+    answerHeaders?: ResponseHeader[];
   }
 }
 
@@ -52,6 +54,7 @@ export interface OperationFacts {
   /** The Reader path that replaces a Public one: answers carry a `Link`. */
   successor?: string | undefined;
   responseHeaders?: ResponseHeader[] | undefined;
+  answerHeaders?: ResponseHeader[] | undefined;
   /** A read whose answers carry an `ETag`: a matching `If-None-Match` is answered 304 with no body. */
   conditional?: boolean | undefined;
   /** What the caller must hold: a Backoffice permission (and the built-in roles that grant it) or a Reader scope. */
@@ -138,9 +141,9 @@ export function finishDocument(doc: Document, options: FinishOptions): Document 
       if (status === '429' || status === '503') names.push('Retry-After');
       if (operation.deprecated) names.push('Deprecation', 'Sunset');
       if (facts.successor) names.push('Link');
-      if (success) names.push(...(facts.responseHeaders ?? []));
-      // A 304 carries the validators and caching rules the 200 would have carried.
-      if (status === '304') names.push(...(facts.responseHeaders ?? []).filter((name) => name === 'ETag' || name === 'Cache-Control'));
+      // A 304 carries the headers the 200 would have carried.
+      if (success || status === '304') names.push(...(facts.responseHeaders ?? []));
+      names.push(...(facts.answerHeaders ?? []));
       response.headers = {
         ...response.headers,
         ...Object.fromEntries([...new Set(names)].map((name) => [name, { $ref: `#/components/headers/${name}` }])),

@@ -174,6 +174,7 @@ export const swaggerPlugin = fp(
           facts.set(operationId, {
             successor: config?.successor,
             responseHeaders: config?.responseHeaders,
+            answerHeaders: config?.answerHeaders,
             conditional: input.route.method === 'GET' && config?.responseHeaders?.includes('ETag'),
             requires: config?.permission
               ? { permission: config.permission, roles: ROLES.filter((role) => can(role, config.permission!)) }
