@@ -62,7 +62,7 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, { config,
       ...(surrogateKind && { surrogateKind }),
       responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', ...(surrogateKind ? (['Surrogate-Key'] as const) : [])],
       // Every answer says how it may be kept (errors `no-store`, the onSend hook below).
-      answerHeaders: ['Cache-Control'],
+      answerHeaders: [...(route.config?.answerHeaders ?? []), 'Cache-Control'],
     };
     recordRoutes(app, 'public', route);
   });

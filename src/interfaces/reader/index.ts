@@ -61,7 +61,7 @@ async function readerRules(app: Parameters<FastifyPluginAsync<TreeOptions>>[0], 
     route.schema = { ...route.schema, security };
     // Every answer says how it may be kept (`validators` below): errors and writes `no-store`; every
     // success with a body, a write's too, carries its ETag.
-    route.config = { ...route.config, answerHeaders: ['Cache-Control'], responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag'] };
+    route.config = { ...route.config, answerHeaders: [...(route.config?.answerHeaders ?? []), 'Cache-Control'], responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag'] };
     if (route.method === 'GET') {
       const surrogateKind = route.config?.serves ?? undefined;
       route.config = {

@@ -211,7 +211,8 @@ export function route<
       operationId: def.operationId,
       routeDef: def as unknown as AnyRouteDef,
       ...(routeErrors.length > 0 && { errors: [...new Set(routeErrors)] }),
-      ...(idempotent && { idempotent, responseHeaders: [...(config?.responseHeaders ?? []), 'Idempotent-Replayed' as const] }),
+      // A replay answers the stored answer, an error as well as a success.
+      ...(idempotent && { idempotent, answerHeaders: [...(config?.answerHeaders ?? []), 'Idempotent-Replayed' as const] }),
       ...(def.errorFormat && { errorFormat: def.errorFormat }),
       ...(def.record && { record: def.record }),
       ...(def.version && { version: def.version }),
@@ -272,8 +273,11 @@ export function documentRoute(app: FastifyInstance, route: RouteOptions, always:
     app.operationIds.add(operationId);
   }
   // Any route may find the database unreachable (503 database_unavailable with Retry-After), fail
-  // (500, logged), or be refused by Node's parser for headers over its limit (431).
-  const statuses = new Set<ErrorStatus>([...always, 431, 500, 503]);
+  // (500, logged), be refused by Node's parser for headers over its limit (431), or be sent text
+  // that cannot be stored (a NUL in the query string: 400 invalid_text).
+  const statuses = new Set<ErrorStatus>([...always, 400, 431, 500, 503]);
+  // A body is read whatever the route declares: too large (413) or of a type no parser takes (415).
+  if (route.method !== 'GET' && route.method !== 'HEAD') [413, 415].forEach((s) => statuses.add(s as ErrorStatus));
   // The router refuses a path parameter over its length limit (414) before any route runs.
   if (schema.params) [400, 404, 414].forEach((s) => statuses.add(s as ErrorStatus));
   if (schema.querystring) statuses.add(400);
