@@ -138,7 +138,9 @@ export function finishDocument(doc: Document, options: FinishOptions): Document 
       const success = /^2/.test(status);
       const names: ResponseHeader[] = ['X-Request-Id'];
       if (rateLimited) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
-      if (status === '429' || status === '503') names.push('Retry-After');
+      // An idempotent route's 409 idempotency_key_in_use says when the first request should be done.
+      const idempotent = facts.answerHeaders?.includes('Idempotent-Replayed');
+      if (status === '429' || status === '503' || (idempotent && status === '409')) names.push('Retry-After');
       if (operation.deprecated) names.push('Deprecation', 'Sunset');
       if (facts.successor) names.push('Link');
       // A 304 carries the headers the 200 would have carried.

@@ -77,7 +77,8 @@ describe('the OpenAPI document', () => {
         const limitHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
         if (rateLimited && (/^2/.test(status) || status === '429')) expect(names, `${where} ${status}`).toEqual(expect.arrayContaining(limitHeaders));
         if (!rateLimited) expect(names, `${where} ${status}`).not.toContain('RateLimit-Limit');
-        expect(names.includes('Retry-After'), `${where} ${status}: Retry-After`).toBe(status === '429' || status === '503');
+        const idempotent = names.includes('Idempotent-Replayed');
+        expect(names.includes('Retry-After'), `${where} ${status}: Retry-After`).toBe(status === '429' || status === '503' || (idempotent && status === '409'));
         expect(names.includes('Deprecation'), `${where} ${status}: Deprecation`).toBe(op.deprecated === true);
         expect(names.includes('Sunset'), `${where} ${status}: Sunset`).toBe(op.deprecated === true);
       }
