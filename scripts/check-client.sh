@@ -1,7 +1,8 @@
 #!/usr/bin/env sh
 # CI: the committed document and TypeScript client in clients/typescript are what the routes
-# make now (regenerated into a temporary directory and compared), and the document passes
-# Redocly's recommended rules with no error and no warning.
+# make now (regenerated into a temporary directory and compared), the types compile under
+# `tsc --strict` without skipLibCheck, and the document passes Redocly's recommended rules with no
+# error and no warning.
 set -eu
 cd "$(dirname "$0")/.."
 fresh="$(mktemp -d)"
@@ -14,6 +15,8 @@ for file in openapi.json schema.d.ts; do
     exit 1
   fi
 done
+# The types as a client compiles them: tsc --strict without skipLibCheck, over the example's typed GET and POST.
+npx tsc -p clients/typescript/tsconfig.json
 # Warnings fail like errors: fix them, or list an accepted exception with its reason in
 # .redocly.lint-ignore.yaml.
 npx redocly lint clients/typescript/openapi.json --format=json 2>/dev/null | node -e '

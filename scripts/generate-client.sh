@@ -12,5 +12,5 @@ PUBLIC_BASE_URL= OPERATOR_API_KEY=placeholder-operator-key-for-the-document-only
   npx tsx src/cli.ts openapi > "$dir/openapi.json"
 # Its own lint findings are `npm run client:check`'s business; its output is shown only if it fails.
 log="$(mktemp)"
-npx openapi-typescript "$dir/openapi.json" --output "$dir/schema.d.ts" --redocly redocly.yaml >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; exit 1; }
+npx tsx scripts/generate-client.ts "$dir/openapi.json" "$dir/schema.d.ts" >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; exit 1; }
 rm -f "$log"

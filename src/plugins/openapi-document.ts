@@ -13,9 +13,11 @@ const integer = { type: 'integer', minimum: 0 };
 export const RESPONSE_HEADERS = {
   'X-Request-Id': {
     description: 'The request id: the `x-request-id` sent when it is short and plain, else a generated UUID; every log line of the request carries it',
+    required: true,
     schema: { type: 'string' },
   },
-  'RateLimit-Limit': { description: 'Requests allowed in the current one-minute window', schema: integer },
+  // Not on a refusal by authentication (401, 403), which comes before the request is counted.
+  'RateLimit-Limit': { description: 'Requests allowed in the current one-minute window (on every answer to a counted request)', schema: integer },
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: integer },
   'RateLimit-Reset': { description: 'Seconds until the current window ends', schema: integer },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: integer },
@@ -42,6 +44,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Headers this route's success answers carry beyond those its tree documents (an asset's ETag). */
     responseHeaders?: ResponseHeader[];
+    /** Headers every answer of this route carries, errors included (its tree's Cache-Control). */
+    answerHeaders?: ResponseHeader[];
   }
 }
 
@@ -50,6 +54,11 @@ export interface OperationFacts {
   /** The Reader path that replaces a Public one: answers carry a `Link`. */
   successor?: string | undefined;
   responseHeaders?: ResponseHeader[] | undefined;
+  answerHeaders?: ResponseHeader[] | undefined;
+  /** A read whose answers carry an `ETag`: a matching `If-None-Match` is answered 304 with no body. */
+  conditional?: boolean | undefined;
+  /** What the caller must hold: a Backoffice permission (and the built-in roles that grant it) or a Reader scope. */
+  requires?: { permission: string; roles: string[] } | { scope: string; reader: boolean } | undefined;
   /** A body example the route's zod schema accepted (present, maybe undefined, when the body is zod). */
   example?: unknown;
 }
@@ -59,15 +68,19 @@ const DESCRIPTIONS: Record<string, string> = {
   201: 'Created',
   202: 'Accepted',
   204: 'Done; no content',
+  304: 'Not modified: `If-None-Match` names the current version (`ETag`); no body',
   400: 'The request is invalid: a malformed id, header, query or body (`validation_failed`, `invalid_uuid`, …)',
   401: 'Missing, malformed, unknown, revoked or expired credentials',
   403: 'The credentials lack the permission or scope this operation needs',
   404: 'No such record for this caller (another media’s records answer the same)',
   409: 'The request conflicts with the current state of a record',
   413: 'The request body is larger than the service accepts',
+  414: 'A path parameter is longer than the service accepts (`url_too_long`)',
   415: 'The request body has a media type this operation does not take',
   422: 'The request is well formed but cannot be carried out',
   429: 'Too many requests; retry after `Retry-After` seconds',
+  431: 'The request headers are larger than the service accepts (`headers_too_large`)',
+  500: 'The service failed; the answer is `{"error": "internal error", "code": "internal"}` and the failure is logged with the request id',
   502: 'An upstream service (an identity provider) failed or answered badly',
   503: 'The database is unavailable, or the service is shutting down; retry after `Retry-After` seconds',
 };
@@ -113,7 +126,9 @@ export function finishDocument(doc: Document, options: FinishOptions): Document 
 
   for (const operation of operations(doc)) {
     const facts = (operation.operationId && options.facts.get(operation.operationId)) || {};
-    const responses = operation.responses ?? {};
+    const responses = (operation.responses ??= {});
+    if (facts.conditional) responses['304'] ??= { description: DESCRIPTIONS[304]! };
+    if (facts.requires) describeRequirement(operation, facts.requires);
     // A route that can answer 429 runs behind a rate limit, which counts its other answers too.
     const rateLimited = '429' in responses;
     for (const [status, response] of Object.entries(responses)) {
@@ -122,11 +137,15 @@ export function finishDocument(doc: Document, options: FinishOptions): Document 
       }
       const success = /^2/.test(status);
       const names: ResponseHeader[] = ['X-Request-Id'];
-      if (rateLimited && (success || status === '429')) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
-      if (status === '429' || status === '503') names.push('Retry-After');
+      if (rateLimited) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+      // An idempotent route's 409 idempotency_key_in_use says when the first request should be done.
+      const idempotent = facts.answerHeaders?.includes('Idempotent-Replayed');
+      if (status === '429' || status === '503' || (idempotent && status === '409')) names.push('Retry-After');
       if (operation.deprecated) names.push('Deprecation', 'Sunset');
       if (facts.successor) names.push('Link');
-      if (success) names.push(...(facts.responseHeaders ?? []));
+      // A 304 carries the headers the 200 would have carried.
+      if (success || status === '304') names.push(...(facts.responseHeaders ?? []));
+      names.push(...(facts.answerHeaders ?? []));
       response.headers = {
         ...response.headers,
         ...Object.fromEntries([...new Set(names)].map((name) => [name, { $ref: `#/components/headers/${name}` }])),
@@ -142,6 +161,21 @@ export function finishDocument(doc: Document, options: FinishOptions): Document 
   hoistShared(doc);
   pruneComponents(doc);
   return doc;
+}
+
+/**
+ * What the caller must hold, for programs (`x-required-permission`, `x-required-scope`) and for
+ * people (a sentence after the description).
+ */
+function describeRequirement(operation: Operation, requires: NonNullable<OperationFacts['requires']>): void {
+  const sentence =
+    'permission' in requires
+      ? `Requires the permission \`${requires.permission}\` (roles: ${requires.roles.map((r) => `\`${r}\``).join(', ')}).`
+      : `Requires a token with the scope \`${requires.scope}\`${requires.reader ? ' issued to a reader (authorization code), not to a client alone' : ''}.`;
+  if ('permission' in requires) operation['x-required-permission'] = requires.permission;
+  else operation['x-required-scope'] = requires.scope;
+  const description = typeof operation.description === 'string' ? operation.description : '';
+  operation.description = description ? `${description}\n\n${sentence}` : sentence;
 }
 
 const SHARED_REF = /^#\/components\/schemas\/__shared#\/\$defs\/(.+)$/;

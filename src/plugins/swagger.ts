@@ -1,31 +1,60 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { oncePer } from '../shared/schemas.js';
+import { ROLES, can } from '../shared/permissions.js';
 import { SCOPE_DESCRIPTIONS } from '../shared/scopes.js';
 import { z } from 'zod';
 import { type OperationFacts, finishDocument } from './openapi-document.js';
 import { bodyExample } from './openapi-examples.js';
 import { documentedRegistry } from './openapi-registry.js';
 
-// Everything /docs loads is its own (no CDN, no validator badge).
-const DOCS_POLICY =
-  "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; " +
-  "object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'; form-action 'self'";
+/**
+ * The CSP sources (`'sha256-…'`) of the `<style>` elements a script renders: swagger-ui's standalone
+ * preset draws its top bar's logo with one, which `style-src 'self'` refused (an error in the
+ * console of every visit). Allowed by the hash of its text, so that no other inline style is.
+ */
+export function inlineStyleSources(script: string): string[] {
+  const texts = [...script.matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string);
+  return [...new Set(texts)].map((text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`);
+}
+
+/** The static files /docs serves (`/docs/static/…`), as installed. */
+const DOCS_STATIC = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui')), 'static');
+
+// Everything /docs loads is its own (no CDN, no validator badge); read when the first app is built.
+let docsPolicyBase: string | undefined;
+const basePolicy = () =>
+  (docsPolicyBase ??=
+    "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; " +
+    "object-src 'none'; script-src 'self'; script-src-attr 'none'; " +
+    `style-src ${["'self'", ...inlineStyleSources(readFileSync(join(DOCS_STATIC, 'swagger-ui-standalone-preset.js'), 'utf8'))].join(' ')}; form-action 'self'`);
 
 /**
  * The policy of /docs. `upgrade-insecure-requests` only over HTTPS (TLS, or X-Forwarded-Proto from a
  * trusted proxy): over plain HTTP on any host but localhost it made the browser ask for every asset
  * over https, and the page stayed blank.
  */
-export const docsPolicy = (protocol: string) =>
-  protocol === 'https' ? `${DOCS_POLICY}; upgrade-insecure-requests` : DOCS_POLICY;
+export const docsPolicy = (protocol: string) => (protocol === 'https' ? `${basePolicy()}; upgrade-insecure-requests` : basePolicy());
 
 /** A named object's fields as an unnamed object (one per named object): @fastify/swagger makes no parameters of a $ref. */
 const unnamedCopy = oncePer((schema: z.ZodObject) => z.object(schema.shape));
 const unnamed = (schema: unknown) => (schema instanceof z.ZodObject && z.globalRegistry.get(schema)?.id ? unnamedCopy(schema) : schema);
+
+/** The areas /docs shows first, in this order: what a newcomer reads first. Every other area follows alphabetically. */
+const FIRST_AREAS = ['Core', 'Docs'];
+const areaRank = (tag: string) => {
+  const rank = FIRST_AREAS.indexOf(tag.split(':')[0]!.trim());
+  return rank === -1 ? FIRST_AREAS.length : rank;
+};
+/** Tags by area (`Core: Categories` is of the area Core), then by name. */
+export const byArea = (a: { name: string }, b: { name: string }) => areaRank(a.name) - areaRank(b.name) || a.name.localeCompare(b.name);
 
 type RouteTransform = ReturnType<typeof createJsonSchemaTransform>;
 type TransformInput = Parameters<RouteTransform>[0];
@@ -164,6 +193,13 @@ export const swaggerPlugin = fp(
           facts.set(operationId, {
             successor: config?.successor,
             responseHeaders: config?.responseHeaders,
+            answerHeaders: config?.answerHeaders,
+            conditional: input.route.method === 'GET' && config?.responseHeaders?.includes('ETag'),
+            requires: config?.permission
+              ? { permission: config.permission, roles: ROLES.filter((role) => can(role, config.permission!)) }
+              : config?.scope
+                ? { scope: config.scope, reader: Boolean(config.readerRequired) }
+                : undefined,
             ...(bodyFacts && { example: bodyFacts.example() }),
           });
         }
@@ -182,7 +218,7 @@ export const swaggerPlugin = fp(
       transformObject: (input) => {
         const document = withComponents(input, () => createJsonSchemaTransformObject({ schemaRegistry: (registry ??= documentedRegistry()) }));
         const tags = [...app.openapiTags].map(([name, description]) => ({ name, description }));
-        const tagged = { ...document, tags: tags.sort((a, b) => a.name.localeCompare(b.name)) };
+        const tagged = { ...document, tags: tags.sort(byArea) };
         const finished = finishDocument(tagged, { publicBaseUrl: options.publicBaseUrl, facts });
         for (const item of Object.values(finished.paths ?? {})) {
           for (const operation of Object.values(item) as Array<{ operationId?: string; requestBody?: { required?: boolean } }>) {
@@ -202,7 +238,15 @@ export const swaggerPlugin = fp(
       await docs.register(swaggerUi, {
         routePrefix: '/docs',
         // One document, the one clients fetch. With `urls` swagger-ui loads it instead of /docs/json.
-        uiConfig: { deepLinking: true, persistAuthorization: false, urls: [{ url: '/openapi.json', name: 'Media Publishing Service' }] },
+        // Collapsed, with the tag filter: expanded, the ~400 operations took ~11 s to show the first one.
+        uiConfig: {
+          deepLinking: true,
+          persistAuthorization: false,
+          docExpansion: 'none',
+          filter: true,
+          defaultModelsExpandDepth: -1,
+          urls: [{ url: '/openapi.json', name: 'Media Publishing Service' }],
+        },
       });
     });
 

@@ -5,7 +5,7 @@ import { deletedAt, idColumn, newId, timestamps } from '../db/columns.js';
 import type { Computed } from './aggregate.js';
 import { errors } from './errors.js';
 import { richHtml } from './html.js';
-import { uuid } from './schemas.js';
+import { jsonValue, uuid } from './schemas.js';
 
 /**
  * The one block union (CONVENTIONS, "Ordered children, blocks and metadata"): content blocks,
@@ -96,7 +96,7 @@ const ids = (what: string) =>
 const KIND_FIELDS = {
   richtext: { content_html: richHtml() },
   html: { content_html: richHtml() },
-  data: { data: z.record(z.string(), z.json()).describe('Any JSON object') },
+  data: { data: z.record(z.string(), jsonValue).describe('Any JSON object') },
   image: { image: imageRef },
   slideshow: { slideshow: z.strictObject({ images: z.array(imageRef).min(1).max(100) }) },
   video: { video: videoInput },

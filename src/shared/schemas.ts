@@ -3,6 +3,17 @@ import { z } from 'zod';
 export const uuid = z.uuid();
 
 /**
+ * Any JSON value, as one named component (`JsonValue`): a recursive schema left unnamed became a
+ * generated `SharedSchema0` that openapi-typescript turns into a type referring to itself through
+ * an indexed access, which `tsc --strict` refuses (TS2502); the client's generator maps this name
+ * to a recursive type alias instead (scripts/generate-client.ts).
+ */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export const jsonValue: z.ZodType<JsonValue> = z
+  .lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]))
+  .meta({ id: 'JsonValue', description: 'Any JSON value' });
+
+/**
  * A website's address (a media's, an RSS feed's): the channel link of its feeds, and the base of the
  * links that feeds and sitemaps write for records without a canonical URL of their own.
  */

@@ -77,7 +77,8 @@ describe('the OpenAPI document', () => {
         const limitHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
         if (rateLimited && (/^2/.test(status) || status === '429')) expect(names, `${where} ${status}`).toEqual(expect.arrayContaining(limitHeaders));
         if (!rateLimited) expect(names, `${where} ${status}`).not.toContain('RateLimit-Limit');
-        expect(names.includes('Retry-After'), `${where} ${status}: Retry-After`).toBe(status === '429' || status === '503');
+        const idempotent = names.includes('Idempotent-Replayed');
+        expect(names.includes('Retry-After'), `${where} ${status}: Retry-After`).toBe(status === '429' || status === '503' || (idempotent && status === '409'));
         expect(names.includes('Deprecation'), `${where} ${status}: Deprecation`).toBe(op.deprecated === true);
         expect(names.includes('Sunset'), `${where} ${status}: Sunset`).toBe(op.deprecated === true);
       }
@@ -86,6 +87,48 @@ describe('the OpenAPI document', () => {
     const publicRef = doc.paths['/api/public/core/v2/medias/{media_id}/references/{ref}']!.get!;
     expect(headerNames(publicRef.responses['200']!)).toEqual(expect.arrayContaining(['Deprecation', 'Link']));
     expect(headerNames(doc.paths['/core/v2/categories']!.get!.responses['200']!)).not.toContain('Link');
+  });
+
+  it('orders its tags by area, Core and Docs first, then the others by name', () => {
+    const names = (doc as unknown as { tags: Array<{ name: string }> }).tags.map((t) => t.name);
+    const area = (name: string) => name.split(':')[0]!;
+    const core = names.filter((n) => area(n) === 'Core');
+    const docs = names.filter((n) => area(n) === 'Docs');
+    expect(core.length).toBeGreaterThan(0);
+    expect(docs.length).toBeGreaterThan(0);
+    expect(names.slice(0, core.length + docs.length)).toEqual([...core.sort(), ...docs.sort()]);
+    const rest = names.slice(core.length + docs.length);
+    expect(rest).toEqual([...rest].sort((a, b) => a.localeCompare(b)));
+    expect(rest.some((n) => ['Core', 'Docs'].includes(area(n)))).toBe(false);
+  });
+
+  it('declares 304 on the reads that carry an ETag, 414 where a path parameter can be too long, 431 and 500 everywhere', () => {
+    for (const { where, method, path, op } of operations) {
+      if (path === '/health' || path === '/ready') continue;
+      const etag = Object.keys(op.responses['200']?.headers ?? {}).includes('ETag');
+      expect('304' in op.responses, `${where} 304`).toBe(method === 'get' && etag);
+      expect('414' in op.responses, `${where} 414`).toBe(/\{/.test(path));
+      expect(op.responses['431'], `${where} 431`).toBeDefined();
+      expect(op.responses['500'], `${where} 500`).toBeDefined();
+    }
+    const read = doc.paths['/core/v2/categories/{id}']!.get!;
+    expect(headerNames(read.responses['304']!)).toEqual(expect.arrayContaining(['ETag', 'Cache-Control', 'X-Request-Id']));
+    expect(read.responses['304']!.content).toBeUndefined();
+  });
+
+  it('names what each operation requires: the permission and the roles that grant it, or the scope', () => {
+    const write = doc.paths['/core/v2/categories']!.post! as Operation & { description: string; 'x-required-permission'?: string };
+    expect(write['x-required-permission']).toBe('core:write');
+    expect(write.description).toContain('Requires the permission `core:write` (roles: `admin`, `editor`).');
+    const read = doc.paths['/api/media/v1/categories']!.get! as Operation & { description: string; 'x-required-scope'?: string };
+    expect(read['x-required-scope']).toBe('media:read');
+    for (const { where, path, op } of operations) {
+      const security = op.security?.[0] ?? {};
+      const named = op as Operation & { 'x-required-permission'?: string; 'x-required-scope'?: string };
+      if ('apiKey' in security) expect(named['x-required-permission'], where).toMatch(/^[a-z-]+:(read|write)$/);
+      if ('bearer' in security) expect(named['x-required-scope'], where).toBe(security.bearer![0]);
+      if (path.startsWith('/api/public')) expect(named['x-required-permission'] ?? named['x-required-scope'], where).toBeUndefined();
+    }
   });
 
   it('documents 503 with Retry-After on every operation of the API trees, the database being behind each', () => {
@@ -164,5 +207,6 @@ describe('the typed client', () => {
     expect(readme).toContain(`\`\`\`ts\n${example.trimEnd()}\n\`\`\``);
     expect(example).toContain("get('/core/v2/categories'");
     expect(example).toContain("get('/api/media/v1/categories'");
+    expect(example).toContain("post('/core/v2/categories', { locales:");
   });
 });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import pino from 'pino';
@@ -267,6 +267,25 @@ describe('GET /docs', () => {
     const json = await ctx.app.inject({ method: 'GET', url: '/docs/json' });
     expect(json.statusCode).toBe(200);
     expect(json.json().openapi).toMatch(/^3\.1\./);
+  });
+
+  it('starts collapsed, with its filter on', async () => {
+    const init = await ctx.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    const config = /const config = (\{.*?\})\n/s.exec(init.body)?.[1];
+    expect(config, 'the UI config in the initializer').toBeDefined();
+    expect(JSON.parse(config!)).toMatchObject({ docExpansion: 'none', filter: true, defaultModelsExpandDepth: -1 });
+  });
+
+  it('allows by its hash the inline style its scripts render, and no other inline style', async () => {
+    const preset = await ctx.app.inject({ method: 'GET', url: '/docs/static/swagger-ui-standalone-preset.js' });
+    const styles = [...preset.body.matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string);
+    expect(styles.length).toBeGreaterThan(0);
+    for (const url of ['/docs', '/docs/static/swagger-ui-standalone-preset.js']) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      const styleSrc = /style-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1];
+      const expected = styles.map((text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`);
+      expect(styleSrc?.split(' ').sort(), url).toEqual(["'self'", ...new Set(expected)].sort());
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { createDatabase, pgliteExtensions } from '../../src/db/client.js';
 import { migrate, migrationsFolder } from '../../src/db/migrate.js';
 import { embeddedProcessTests } from './processes.js';
 import { buildService } from './service-build.js';
-import { unservedAnswers } from './served.js';
+import { contractBreaches, unservedAnswers } from './served.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -87,10 +87,16 @@ export default async function setup(project: TestProject) {
 }
 
 /**
- * After a whole run (no file or test name filter, no shard, not watching): every JSON success
+ * After any run: no answer broke the document (`contractBreaches`). After a whole run (no file or
+ * test name filter, no shard, not watching): every JSON success
  * answer the OpenAPI document declares was made by a test, or the run fails naming those that were not.
  */
 function checkServed(project: TestProject, dir: string): void {
+  const breaches = contractBreaches(dir);
+  if (breaches.length > 0) {
+    console.error(`${breaches.length} answers broke the OpenAPI document they were served with (test/setup/contract.ts):\n  ${breaches.join('\n  ')}`);
+    process.exitCode = 1;
+  }
   const { vitest } = project;
   const { config } = vitest;
   // The file filters of the command line (`vitest run test/http`): not in Vitest's typed API.

@@ -63,7 +63,7 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, optio
     const read = route.method === 'GET';
     // Each write runs in one transaction with its audit entry (core/audit/audit.writes.ts), its If-Match checked inside it.
     const write = conditional || route.method === 'POST';
-    route.config = { ...route.config, ...(write && { around: writes }), responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', ...(read ? (['Cache-Control'] as const) : [])] };
+    route.config = { ...route.config, ...(write && { around: writes }), responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag'], ...(read && { answerHeaders: [...(route.config?.answerHeaders ?? []), 'Cache-Control' as const] }) };
     // Only a write emits an event: its hooks are the route's own, so that no read runs them.
     if (write) {
       route.onSend = [...hookList(route.onSend), events.onSend] as typeof route.onSend;

@@ -56,7 +56,9 @@ export const publicTree: FastifyPluginAsync<TreeOptions> = async (app, options) 
       // A published read may go to the replica (DATABASE_READ_URL); one that declares `primary` never.
       replica: (route.method === 'GET' || route.method === 'HEAD') && !route.config?.primary,
       ...(surrogateKind && { surrogateKind }),
-      responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', 'Cache-Control', ...(surrogateKind ? (['Surrogate-Key'] as const) : [])],
+      responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', ...(surrogateKind ? (['Surrogate-Key'] as const) : [])],
+      // Every answer says how it may be kept (errors `no-store`, the onSend hook below).
+      answerHeaders: [...(route.config?.answerHeaders ?? []), 'Cache-Control'],
     };
     recordRoutes(app, 'public', route);
   });

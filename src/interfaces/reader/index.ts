@@ -43,8 +43,8 @@ async function readerRules(app: Parameters<FastifyPluginAsync<TreeOptions>>[0], 
     if (!anonymous && !scope) throw new Error(`Reader route ${route.method} ${route.url} declares no scope`);
     const errors: ErrorStatus[] = [429];
     if (!anonymous) errors.push(401, 403);
-    // The media header: 400 when missing or malformed, 404 when unknown.
-    if (!mediaOptional) errors.push(400, 404);
+    // The media header: 400 when missing (unless optional) or malformed, 404 when unknown.
+    errors.push(400, 404);
     // Documents the media header (readerAuth has already checked it by the time this validates);
     // documentRoute adds the Idempotency-Key to it.
     const headers = route.schema?.headers ?? (mediaOptional || mediaFromQuery ? optionalMediaHeader : mediaHeader);
@@ -52,14 +52,16 @@ async function readerRules(app: Parameters<FastifyPluginAsync<TreeOptions>>[0], 
     documentRoute(app, route, errors);
     const security = route.schema?.security ?? (anonymous ? [] : [{ bearer: [scope!] }]);
     route.schema = { ...route.schema, security };
+    // Every answer says how it may be kept (`validators` below): errors and writes `no-store`; every
+    // success with a body, a write's too, carries its ETag.
+    route.config = { ...route.config, answerHeaders: [...(route.config?.answerHeaders ?? []), 'Cache-Control'], responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag'] };
     if (route.method === 'GET') {
       const surrogateKind = route.config?.serves ?? undefined;
       route.config = {
         ...route.config,
         // A published read may go to the replica (DATABASE_READ_URL); one that declares `primary` never.
         replica: !route.config?.primary,
-        ...(surrogateKind && { surrogateKind }),
-        responseHeaders: [...(route.config?.responseHeaders ?? []), 'ETag', 'Cache-Control', ...(surrogateKind ? (['Surrogate-Key'] as const) : [])],
+        ...(surrogateKind && { surrogateKind, responseHeaders: [...(route.config?.responseHeaders ?? []), 'Surrogate-Key' as const] }),
       };
     }
     // Routes open without a token count per IP at the anonymous rate, unless they set their own.

@@ -120,7 +120,7 @@ export interface RouteDef<
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRouteDef = RouteDef<any, any, any, any, any, any>;
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 414 | 415 | 422 | 429 | 431 | 500 | 502 | 503;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -211,7 +211,8 @@ export function route<
       operationId: def.operationId,
       routeDef: def as unknown as AnyRouteDef,
       ...(routeErrors.length > 0 && { errors: [...new Set(routeErrors)] }),
-      ...(idempotent && { idempotent, responseHeaders: [...(config?.responseHeaders ?? []), 'Idempotent-Replayed' as const] }),
+      // A replay answers the stored answer, an error as well as a success.
+      ...(idempotent && { idempotent, answerHeaders: [...(config?.answerHeaders ?? []), 'Idempotent-Replayed' as const] }),
       ...(def.errorFormat && { errorFormat: def.errorFormat }),
       ...(def.record && { record: def.record }),
       ...(def.version && { version: def.version }),
@@ -271,16 +272,23 @@ export function documentRoute(app: FastifyInstance, route: RouteOptions, always:
     if (app.operationIds.has(operationId)) throw new Error(`operationId ${operationId} is used twice (${route.method} ${route.url})`);
     app.operationIds.add(operationId);
   }
-  // Any route may find the database unreachable: 503 database_unavailable with Retry-After.
-  const statuses = new Set<ErrorStatus>([...always, 503]);
-  if (schema.params) [400, 404].forEach((s) => statuses.add(s as ErrorStatus));
+  // Any route may find the database unreachable (503 database_unavailable with Retry-After), fail
+  // (500, logged), be refused by Node's parser for headers over its limit (431), or be sent text
+  // that cannot be stored (a NUL in the query string: 400 invalid_text).
+  const statuses = new Set<ErrorStatus>([...always, 400, 431, 500, 503]);
+  // A body is read whatever the route declares: too large (413) or of a type no parser takes (415).
+  if (route.method !== 'GET' && route.method !== 'HEAD') [413, 415].forEach((s) => statuses.add(s as ErrorStatus));
+  // The router refuses a path parameter over its length limit (414) before any route runs.
+  if (schema.params) [400, 404, 414].forEach((s) => statuses.add(s as ErrorStatus));
   if (schema.querystring) statuses.add(400);
   if (schema.body) [400, 413, 415].forEach((s) => statuses.add(s as ErrorStatus));
   for (const status of route.config?.errors ?? []) statuses.add(status);
   if (route.config?.idempotent) schema.headers = withHeader(schema.headers, 'idempotency-key', idempotencyKeyHeader);
   const response = { ...schema.response };
   const errorSchema = route.config?.errorFormat?.schema ?? errorBody;
-  for (const status of [...statuses].sort((a, b) => a - b)) response[status] ??= errorSchema;
+  // The router's and Node's refusals come before the route, so in the envelope whatever the route's own format.
+  const refusedEarly = new Set<number>([414, 431]);
+  for (const status of [...statuses].sort((a, b) => a - b)) response[status] ??= refusedEarly.has(status) ? errorBody : errorSchema;
   route.schema = { ...schema, response };
   route.config = { ...route.config, operationId };
 }

@@ -51,7 +51,7 @@ export const assetsDeliveryRoutes: FastifyPluginAsyncZod<DeliveryRoutesOptions> 
     response: { 200: imageBytes },
     errors: [404, 503],
     // Cached answers are not counted (a page shows many images); renditions are, in the handler.
-    config: { rateLimit: false, responseHeaders: ['ETag'] },
+    config: { rateLimit: false, responseHeaders: ['ETag', 'Cache-Control'] },
     handler: async (_ctx, { params, query }, reply) => {
       const file = await delivery.resolve(params.file_key);
       const plan = delivery.plan(file, query);
