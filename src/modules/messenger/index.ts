@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
+import type { RequestContext } from '../../shared/context.js';
 import type { Paginator } from '../../shared/paging.js';
 import { mailEventsBackofficeRoutes } from './mail-events/mail-events.backoffice.routes.js';
 import { createMailEventsService } from './mail-events/mail-events.service.js';
@@ -85,21 +86,21 @@ export async function createMessengerServices(options: MessengerOptions) {
   const queue = createSendQueue({ jobs: options.jobs, run: outbox.run, hasPending: outbox.hasPending });
   // The messages are committed before the kick: a kick that fails (the queue cannot start now) is
   // logged, and the next kick or start-up sends them.
-  const kick = () => queue.kick().catch((err: unknown) => logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'send queue kick failed'));
+  const kick = (ctx: RequestContext) => queue.kick(ctx).catch((err: unknown) => logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'send queue kick failed'));
 
-  const mailingLists = createMailingListsService({ db, repo: createMailingListsRepository(pager), core: options.core });
+  const mailingLists = createMailingListsService({ repo: createMailingListsRepository(pager), core: options.core });
   const subscriptions = createSubscriptionsService({ db, repo: createSubscriptionsRepository(pager), mailingLists, outbox, tokens, links, kick });
   unsubscribeToken = subscriptions.unsubscribeToken;
   const content = { publishedContent: options.publishedContent, defaultLocaleOf: options.core.defaultLocaleOf };
-  const newsletters = createNewslettersService({ db, repo: createNewslettersRepository(pager), mailingLists, outbox, kick, ...content });
+  const newsletters = createNewslettersService({ repo: createNewslettersRepository(pager), mailingLists, outbox, kick, ...content });
 
   return {
     mailingLists,
     subscriptions,
     newsletters,
     outbox,
-    mailer: createMailerService({ db, outbox, kick, ...content }),
-    mailEvents: createMailEventsService({ db, outbox, subscriptions }),
+    mailer: createMailerService({ outbox, kick, ...content }),
+    mailEvents: createMailEventsService({ outbox, subscriptions }),
     mappers: outboxMappers(domain),
     tokens,
     queue,

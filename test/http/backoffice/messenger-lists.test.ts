@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemContext } from '../../../src/shared/context.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
@@ -108,8 +109,8 @@ describe('/messenger/v2/mailing-lists/{id}/subscriptions', () => {
       ],
     });
     expect(seed.json().data).toEqual({ created: 4, updated: 0, unchanged: 0, refused: 0, refusals: [] });
-    await ctx.app.services.messenger.subscriptions.suppress(media.mediaId, ['bounced@example.com'], 'bounced');
-    await ctx.app.services.messenger.subscriptions.suppress(media.mediaId, ['complained@example.com'], 'complained');
+    await ctx.app.services.messenger.subscriptions.suppress(systemContext(ctx.app.db, media.mediaId), ['bounced@example.com'], 'bounced');
+    await ctx.app.services.messenger.subscriptions.suppress(systemContext(ctx.app.db, media.mediaId), ['complained@example.com'], 'complained');
 
     const rows: Array<{ email: string; locale?: string; status?: string }> = [];
     for (let i = 0; i < 990; i++) rows.push({ email: ` Reader${i}@Example.com ` });

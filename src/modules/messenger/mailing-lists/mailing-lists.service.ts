@@ -1,5 +1,5 @@
-import type { Db, Executor } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { Executor } from '../../../db/client.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import { namedLocaleEntries as localeEntries } from '../../../shared/named-locales.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { messengerErrors } from '../messenger.errors.js';
@@ -12,8 +12,8 @@ export interface MessengerCore {
   assertLocales: (mediaId: string, entries: Array<{ locale: string }>) => Promise<void>;
 }
 
-export function createMailingListsService(deps: { db: Db; repo: MailingListsRepository; core: MessengerCore }) {
-  const { db, repo, core } = deps;
+export function createMailingListsService(deps: { repo: MailingListsRepository; core: MessengerCore }) {
+  const { repo, core } = deps;
 
   const load = async (executor: Executor, mediaId: string, id: string, view?: 'public') => {
     const row = await repo.find(executor, mediaId, id, view);
@@ -22,16 +22,16 @@ export function createMailingListsService(deps: { db: Db; repo: MailingListsRepo
   };
 
   return {
-    list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
-    listPublic: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query, 'public'),
-    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.list(ctx.db, ctx.mediaId, query),
+    listPublic: (ctx: RequestContext, query: PagingQuery) => repo.list(ctx.db, ctx.mediaId, query, 'public'),
+    get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),
 
     /** The live list (public ones only when `view` says so), or undefined. */
     find: (executor: Executor, mediaId: string, id: string, view?: 'public') => repo.find(executor, mediaId, id, view),
 
     async create(ctx: RequestContext, input: MailingListCreate) {
       await core.assertLocales(ctx.mediaId, input.locales);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         const id = await repo.insert(tx, { mediaId: ctx.mediaId, isPublic: input.is_public ?? false, doubleOptIn: input.double_opt_in ?? true });
         await mailingListAggregate.replace(tx, 'locales', id, localeEntries(input.locales));
         return load(tx, ctx.mediaId, id);
@@ -40,7 +40,7 @@ export function createMailingListsService(deps: { db: Db; repo: MailingListsRepo
 
     async update(ctx: RequestContext, id: string, patch: MailingListUpdate) {
       if (patch.locales) await core.assertLocales(ctx.mediaId, patch.locales);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         if (!(await mailingListAggregate.lock(tx, id, ctx.mediaId))) throw messengerErrors.mailingListNotFound();
         await repo.update(tx, id, {
           ...(patch.is_public !== undefined && { isPublic: patch.is_public }),
@@ -52,12 +52,12 @@ export function createMailingListsService(deps: { db: Db; repo: MailingListsRepo
     },
 
     async remove(ctx: RequestContext, id: string): Promise<void> {
-      const deleted = await db.transaction((tx) => mailingListAggregate.softDelete(tx, id, ctx.mediaId));
+      const deleted = await transaction(ctx, (tx) => mailingListAggregate.softDelete(tx, id, ctx.mediaId));
       if (!deleted) throw messengerErrors.mailingListNotFound();
     },
 
     async restore(ctx: RequestContext, id: string) {
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         if ((await mailingListAggregate.restore(tx, id, ctx.mediaId)) === 'not_found') throw messengerErrors.mailingListNotFound();
         return load(tx, ctx.mediaId, id);
       });
