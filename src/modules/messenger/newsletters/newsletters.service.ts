@@ -2,7 +2,7 @@ import type { Executor } from '../../../db/client.js';
 import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { Page } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
-import type { MailingListsService } from '../mailing-lists/mailing-lists.service.js';
+import type { MailingListsService } from '../mailing-lists/mailing-lists.record.js';
 import { messengerErrors } from '../messenger.errors.js';
 import { esc, layout } from '../messenger.render.js';
 import type { OutboxService } from '../outbox/outbox.service.js';

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client.js';
 import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { ReaderPrincipal } from '../../../shared/scopes.js';
-import type { MailingListsService } from '../mailing-lists/mailing-lists.service.js';
+import type { MailingListsService } from '../mailing-lists/mailing-lists.record.js';
 import { messengerErrors } from '../messenger.errors.js';
 import { type MailLinks, esc, layout } from '../messenger.render.js';
 import type { TokenSigner } from '../messenger.tokens.js';
