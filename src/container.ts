@@ -90,7 +90,6 @@ export async function createServices(deps: {
     }),
     publisher,
     readerhub: createReaderhubServices({
-      db: deps.db,
       pager,
       topics: publisher.topics,
       favoriteRecords: { content: docs.contents.assertPublished, profile: community.profiles.assertPublished },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ReaderView, pickLocale } from './http/reader.js';
 import { isoTimestamp, locale, uuid } from './schemas.js';
-import { isoOrNull } from './time.js';
+import { iso, isoOrNull } from './time.js';
 
 /**
  * Records named per language (categories, mailing lists): a set of `{locale, name, description}`
@@ -32,6 +32,9 @@ export const namedLocaleFields = {
   deleted_at: isoTimestamp.nullable(),
 };
 
+/** The columns a record's named-locales part serves: what `toNamedLocales` and `readerNamed` read. */
+export const namedLocaleColumns = ['id', 'locale', 'name', 'description', 'deletedAt'] as const;
+
 export interface NamedLocaleRow {
   id: string;
   locale: string;
@@ -51,4 +54,13 @@ export const toNamedLocales = (rows: NamedLocaleRow[]) =>
 export function readerNamed(rows: NamedLocaleRow[], view: Pick<ReaderView, 'locale' | 'fallback'>) {
   const { entry, meta } = pickLocale(rows, view.locale, view.fallback);
   return { name: entry?.name ?? null, description: entry?.description ?? null, meta: { locales: meta } };
+}
+
+/**
+ * A named record as readers see it: its id, name and description in one language, the record's
+ * own fields (`fields`), meta.locales and updated_at, in that order on the wire.
+ */
+export function toReaderNamed<F extends object>(row: { id: string; locales: NamedLocaleRow[]; updatedAt: Date | string }, view: Pick<ReaderView, 'locale' | 'fallback'>, fields: F) {
+  const { name, description, meta } = readerNamed(row.locales, view);
+  return { id: row.id, name, description, ...fields, meta, updated_at: iso(row.updatedAt) };
 }

@@ -1,17 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
+import type { RequestContext } from '../../shared/context.js';
 import type { Paginator } from '../../shared/paging.js';
+import { recordBackofficeRoutes } from '../../shared/record/index.js';
 import { mailEventsBackofficeRoutes } from './mail-events/mail-events.backoffice.routes.js';
 import { createMailEventsService } from './mail-events/mail-events.service.js';
 import { type MailTransport, smtpTransport } from './mailer/mail-transport.js';
 import { messengerPublicRoutes as publicRoutes } from './messenger.public.routes.js';
 import { mailerReaderRoutes } from './mailer/mailer.reader.routes.js';
 import { createMailerService } from './mailer/mailer.service.js';
-import { mailingListsBackofficeRoutes } from './mailing-lists/mailing-lists.backoffice.routes.js';
 import { mailingListsReaderRoutes } from './mailing-lists/mailing-lists.reader.routes.js';
-import { createMailingListsRepository } from './mailing-lists/mailing-lists.repository.js';
-import { type MessengerCore, createMailingListsService } from './mailing-lists/mailing-lists.service.js';
+import { createMailingListsService, mailingListRecord } from './mailing-lists/mailing-lists.record.js';
 import { esc, mailLinks } from './messenger.render.js';
 import { createTokenSigner } from './messenger.tokens.js';
 import { newslettersBackofficeRoutes } from './newsletters/newsletters.backoffice.routes.js';
@@ -38,7 +38,11 @@ export interface MessengerOptions {
   logger: Logger;
   /** The app's job runner: the send queue is one of its queues. */
   jobs: JobRunner;
-  core: MessengerCore & { defaultLocaleOf: (mediaId: string) => Promise<string> };
+  core: {
+    /** 400 when a locale is not one of the media's. */
+    assertLocales: (mediaId: string, entries: Array<{ locale: string }>) => Promise<void>;
+    defaultLocaleOf: (mediaId: string) => Promise<string>;
+  };
   /** docs' rendering of a published content. */
   publishedContent: (mediaId: string, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
   /** SMTP_URL; unset: messages are rendered and kept as `not_sent`. */
@@ -85,21 +89,21 @@ export async function createMessengerServices(options: MessengerOptions) {
   const queue = createSendQueue({ jobs: options.jobs, run: outbox.run, hasPending: outbox.hasPending });
   // The messages are committed before the kick: a kick that fails (the queue cannot start now) is
   // logged, and the next kick or start-up sends them.
-  const kick = () => queue.kick().catch((err: unknown) => logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'send queue kick failed'));
+  const kick = (ctx: RequestContext) => queue.kick(ctx).catch((err: unknown) => logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'send queue kick failed'));
 
-  const mailingLists = createMailingListsService({ db, repo: createMailingListsRepository(pager), core: options.core });
+  const mailingLists = createMailingListsService({ db, pager, assertLocales: options.core.assertLocales, live: {} });
   const subscriptions = createSubscriptionsService({ db, repo: createSubscriptionsRepository(pager), mailingLists, outbox, tokens, links, kick });
   unsubscribeToken = subscriptions.unsubscribeToken;
   const content = { publishedContent: options.publishedContent, defaultLocaleOf: options.core.defaultLocaleOf };
-  const newsletters = createNewslettersService({ db, repo: createNewslettersRepository(pager), mailingLists, outbox, kick, ...content });
+  const newsletters = createNewslettersService({ repo: createNewslettersRepository(pager), mailingLists, outbox, kick, ...content });
 
   return {
     mailingLists,
     subscriptions,
     newsletters,
     outbox,
-    mailer: createMailerService({ db, outbox, kick, ...content }),
-    mailEvents: createMailEventsService({ db, outbox, subscriptions }),
+    mailer: createMailerService({ outbox, kick, ...content }),
+    mailEvents: createMailEventsService({ outbox, subscriptions }),
     mappers: outboxMappers(domain),
     tokens,
     queue,
@@ -112,7 +116,7 @@ export type MessengerServices = Awaited<ReturnType<typeof createMessengerService
 
 /** Every /messenger/v2 Backoffice route; `sunset`: when the deprecated mail events webhook stops answering (PUBLIC_API_SUNSET). */
 export const messengerBackofficeRoutes: FastifyPluginAsyncZod<{ messenger: MessengerServices; sunset: Date }> = async (app, { messenger, sunset }) => {
-  await app.register(mailingListsBackofficeRoutes, { mailingLists: messenger.mailingLists });
+  recordBackofficeRoutes(app, mailingListRecord, messenger.mailingLists);
   await app.register(subscriptionsBackofficeRoutes, { subscriptions: messenger.subscriptions });
   await app.register(newslettersBackofficeRoutes, { newsletters: messenger.newsletters });
   await app.register(outboxBackofficeRoutes, { outbox: messenger.outbox, mappers: messenger.mappers });

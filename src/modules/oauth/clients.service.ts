@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/client.js';
-import type { RequestContext } from '../../shared/http/route.js';
+import { type RequestContext, afterCommit, transaction } from '../../shared/context.js';
 import { isUuid, sha256 } from '../../shared/ids.js';
 import type { PagingQuery } from '../../shared/schemas.js';
 import { oauthErrors } from './oauth.errors.js';
@@ -8,6 +8,11 @@ import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthClientCreate } from './oauth.schemas.js';
 import type { OAuthClientRow } from './oauth.table.js';
 
+/**
+ * `deps.db` serves the lookups made outside any request's context: the bearer verifier's cache
+ * (shared by every request) and the token endpoint's rate limit, which names a client before
+ * the handler runs.
+ */
 export function createClientsService(deps: { db: Db; repo: OAuthRepository; onRevoke: (clientId: string) => void }) {
   const { db, repo, onRevoke } = deps;
   return {
@@ -15,7 +20,7 @@ export function createClientsService(deps: { db: Db; repo: OAuthRepository; onRe
     async create(ctx: RequestContext, input: OAuthClientCreate) {
       const secret = `mpc_${randomBytes(32).toString('base64url')}`;
       const isPublic = input.type === 'public';
-      const row = await repo.insertClient(db, {
+      const row = await repo.insertClient(ctx.db, {
         mediaId: ctx.mediaId,
         name: input.name,
         scopes: input.scopes,
@@ -26,22 +31,23 @@ export function createClientsService(deps: { db: Db; repo: OAuthRepository; onRe
       return { row, secret: isPublic ? null : secret };
     },
 
-    list: (ctx: RequestContext, query: PagingQuery) => repo.listClients(db, ctx.mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.listClients(ctx.db, ctx.mediaId, query),
 
     async get(ctx: RequestContext, id: string) {
-      const row = await repo.findClient(db, id);
+      const row = await repo.findClient(ctx.db, id);
       if (!row || row.mediaId !== ctx.mediaId) throw oauthErrors.clientNotFound();
       return row;
     },
 
     /** Revokes the client and every refresh token it holds; its access tokens stop at once. */
     async revoke(ctx: RequestContext, id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      await transaction(ctx, async (tx) => {
         const row = await repo.revokeClient(tx, ctx.mediaId, id);
         if (!row) throw oauthErrors.clientNotFound();
         await repo.revokeClientRefreshTokens(tx, id);
       });
-      onRevoke(id);
+      // Once committed: a cache refilled before then would keep the client live.
+      afterCommit(ctx, () => onRevoke(id));
     },
 
     /** A live client of any media by id, or undefined. */

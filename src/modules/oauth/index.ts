@@ -39,7 +39,6 @@ export function createOAuthServices(deps: { db: Db; pager: Paginator; issuer: st
   const verifier = createBearerVerifier({ issuer, keys, clients, providers, cacheBus });
   late.verifier = verifier;
   const tokens = createTokensService({
-    db,
     repo,
     clients,
     providers,

@@ -94,6 +94,7 @@ export const oauthReaderRoutes: FastifyPluginAsyncZod<{ oauth: OAuthReaderDeps }
       const req = reply.request;
       const mediaHeader = req.headers['x-service-media-id'];
       const result = await oauth.tokens.token(
+        ctx,
         { ...query, ...body },
         {
           authorization: req.headers.authorization,

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.js';
-import type { RequestContext } from '../../shared/http/route.js';
+import { type RequestContext, afterCommit } from '../../shared/context.js';
 import type { PagingQuery } from '../../shared/schemas.js';
 import { oauthErrors } from './oauth.errors.js';
 import type { OAuthRepository } from './oauth.repository.js';
@@ -7,6 +7,7 @@ import type { OAuthProviderCreate } from './oauth.schemas.js';
 import { checkProviderUrls } from './provider-urls.js';
 
 export function createProvidersService(deps: {
+  /** For the lookups made outside any request's context: the bearer verifier's cache, shared by every request. */
   db: Db;
   repo: OAuthRepository;
   onChange: (mediaId: string) => void;
@@ -17,7 +18,7 @@ export function createProvidersService(deps: {
   return {
     async create(ctx: RequestContext, input: OAuthProviderCreate) {
       if (!allowInsecureUrls) checkProviderUrls(input);
-      const row = await repo.insertProvider(db, {
+      const row = await repo.insertProvider(ctx.db, {
         mediaId: ctx.mediaId,
         name: input.name,
         issuer: input.issuer,
@@ -32,21 +33,22 @@ export function createProvidersService(deps: {
         scopes: input.scopes,
         redirectUris: input.redirect_uris,
       });
-      onChange(ctx.mediaId);
+      // Once committed: a cache refilled before then would miss the provider.
+      afterCommit(ctx, () => onChange(ctx.mediaId));
       return row;
     },
 
-    list: (ctx: RequestContext, query: PagingQuery) => repo.listProviders(db, ctx.mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.listProviders(ctx.db, ctx.mediaId, query),
 
     async get(ctx: RequestContext, id: string) {
-      const row = await repo.findProvider(db, ctx.mediaId, id);
+      const row = await repo.findProvider(ctx.db, ctx.mediaId, id);
       if (!row) throw oauthErrors.providerNotFound();
       return row;
     },
 
     async remove(ctx: RequestContext, id: string): Promise<void> {
-      if (!(await repo.deleteProvider(db, ctx.mediaId, id))) throw oauthErrors.providerNotFound();
-      onChange(ctx.mediaId);
+      if (!(await repo.deleteProvider(ctx.db, ctx.mediaId, id))) throw oauthErrors.providerNotFound();
+      afterCommit(ctx, () => onChange(ctx.mediaId));
     },
 
     /** Every live provider of the media, for the Reader's sign-in screen and the bearer verifier. */

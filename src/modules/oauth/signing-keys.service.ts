@@ -1,7 +1,7 @@
 import { type CryptoKey, type JWK, exportJWK, generateKeyPair, importJWK } from 'jose';
 import type { Db } from '../../db/client.js';
 import { type CacheBus, createCacheBus } from '../../shared/cache-bus.js';
-import type { RequestContext } from '../../shared/http/route.js';
+import { type RequestContext, afterCommit, transaction } from '../../shared/context.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import type { OAuthSigningKeyRow } from './oauth.table.js';
 import { LoadingCache } from '../../shared/cache.js';
@@ -44,6 +44,8 @@ export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; 
     return { mediaId, alg: SIGNING_ALG, publicJwk: await exportJWK(publicKey), privateJwk: await exportJWK(privateKey) };
   };
 
+  // The cache's loader, shared by every request: on the database, never in a request's
+  // transaction, whose rollback would leave a key cached that no row holds.
   const readLive = async (mediaId: string): Promise<LiveKeys> => {
     let rows = await repo.liveSigningKeys(db, mediaId);
     if (rows.length === 0) {
@@ -70,20 +72,21 @@ export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; 
     /** The keys in the JWKS, signer first (made on first use). */
     async list(ctx: RequestContext): Promise<OAuthSigningKeyRow[]> {
       await live(ctx.mediaId);
-      return repo.liveSigningKeys(db, ctx.mediaId);
+      return repo.liveSigningKeys(ctx.db, ctx.mediaId);
     },
 
     /** A new signer; older keys keep verifying until the longest-lived token they signed expires. */
     async rotate(ctx: RequestContext): Promise<OAuthSigningKeyRow[]> {
       const { mediaId } = ctx;
-      const rows = await db.transaction(async (tx) => {
+      const rows = await transaction(ctx, async (tx) => {
         await repo.lockMediaKeys(tx, mediaId);
         const row = await repo.insertSigningKey(tx, await newKeyValues(mediaId));
         const retireAt = new Date(Date.now() + (accessTokenTtlSeconds + 60) * 1000);
         await repo.retireOtherKeys(tx, mediaId, row.id, retireAt);
         return repo.liveSigningKeys(tx, mediaId);
       });
-      forget(mediaId);
+      // Once committed: a cache refilled before then would keep the old signer.
+      afterCommit(ctx, () => forget(mediaId));
       return rows;
     },
   };

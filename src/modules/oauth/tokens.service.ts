@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { Db, Executor } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { newId } from '../../db/columns.js';
+import { type RequestContext, transaction } from '../../shared/context.js';
 import { isUuid, sha256 } from '../../shared/ids.js';
 import { type Scope, isScope } from '../../shared/scopes.js';
 import type { ClientsService } from './clients.service.js';
@@ -56,14 +57,13 @@ function clientCredentials(params: TokenParams, authorization: string | undefine
 }
 
 export function createTokensService(deps: {
-  db: Db;
   repo: OAuthRepository;
   clients: ClientsService;
   providers: ProvidersService;
   keys: SigningKeysService;
   settings: TokenSettings;
 }) {
-  const { db, repo, clients, providers, keys, settings } = deps;
+  const { repo, clients, providers, keys, settings } = deps;
 
   const authenticateClient = async (creds: ClientCredentials, mediaId: string | undefined) => {
     if (!creds.id || !creds.secret) throw oauthErrors.invalidClient('client_id and client_secret are required', creds.viaBasic);
@@ -167,7 +167,7 @@ export function createTokensService(deps: {
       });
     },
 
-    async refresh_token(params: TokenParams, creds: ClientCredentials, mediaId: string | undefined) {
+    async refresh_token(params: TokenParams, creds: ClientCredentials, mediaId: string | undefined, ctx: RequestContext) {
       if (!params.refresh_token) throw oauthErrors.invalidRequest('refresh_token is required');
       if (params.oauth_provider_id) {
         // A provider's refresh token: exchanged at the provider, answered unchanged.
@@ -187,7 +187,7 @@ export function createTokensService(deps: {
       // old row's lock: a concurrent reuse waits, then finds the token used and revokes the
       // whole family, successor included. Its revocation must commit, so the error is thrown
       // only after the transaction.
-      const outcome = await db.transaction(async (tx) => {
+      const outcome = await transaction(ctx, async (tx) => {
         const row = await repo.findRefreshTokenForUpdate(tx, hash);
         if (!row || row.clientId !== client.id) return undefined;
         if (row.usedAt) {
@@ -206,7 +206,7 @@ export function createTokensService(deps: {
 
   return {
     /** POST /oauth/token: one of the three grants, RFC 6749 errors otherwise. */
-    async token(params: TokenParams, context: { authorization?: string | undefined; mediaId?: string | undefined }) {
+    async token(ctx: RequestContext, params: TokenParams, context: { authorization?: string | undefined; mediaId?: string | undefined }) {
       if (params.grant_type && params.grand_type && params.grant_type !== params.grand_type) {
         throw oauthErrors.invalidRequest('grant_type and grand_type disagree');
       }
@@ -214,7 +214,7 @@ export function createTokensService(deps: {
       if (!grant) throw oauthErrors.invalidRequest('grant_type is required');
       if (!isGrantType(grant)) throw oauthErrors.unsupportedGrantType();
       const creds = clientCredentials(params, context.authorization);
-      return flows[grant](params, creds, context.mediaId);
+      return flows[grant](params, creds, context.mediaId, ctx);
     },
   };
 }

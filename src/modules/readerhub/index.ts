@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client.js';
 import { contextOf } from '../../shared/http/route.js';
 import type { Paginator } from '../../shared/paging.js';
 import type { TopicsService } from '../publisher/index.js';
@@ -40,7 +39,6 @@ declare module 'fastify' {
 }
 
 export function createReaderhubServices(deps: {
-  db: Db;
   pager: Paginator;
   topics: TopicsService;
   /** Checks that a favorite's record exists for the reader, per kind (contents: docs). */
@@ -48,15 +46,15 @@ export function createReaderhubServices(deps: {
   /** Checks a profile image's file_key against the media's live asset images (core assets). */
   imageExists?: ImageCheck;
 }) {
-  const { db, pager, topics } = deps;
-  const accounts = createAccountsService({ db, repo: createAccountsRepository(pager), imageExists: deps.imageExists });
+  const { pager, topics } = deps;
+  const accounts = createAccountsService({ repo: createAccountsRepository(pager), imageExists: deps.imageExists });
   return {
     accounts,
-    entitlements: createEntitlementsService({ db, repo: createEntitlementsRepository(pager), accounts }),
-    invitations: createInvitationsService({ db, repo: createInvitationsRepository(pager) }),
-    devices: createDevicesService({ db, repo: devicesRepository }),
-    favorites: createFavoritesService({ db, repo: createFavoritesRepository(pager), records: deps.favoriteRecords }),
-    topicSubscriptions: createTopicSubscriptionsService({ db, repo: createTopicSubscriptionsRepository(pager), topics }),
+    entitlements: createEntitlementsService({ repo: createEntitlementsRepository(pager), accounts }),
+    invitations: createInvitationsService({ repo: createInvitationsRepository(pager) }),
+    devices: createDevicesService({ repo: devicesRepository }),
+    favorites: createFavoritesService({ repo: createFavoritesRepository(pager), records: deps.favoriteRecords }),
+    topicSubscriptions: createTopicSubscriptionsService({ repo: createTopicSubscriptionsRepository(pager), topics }),
   };
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemContext } from '../../../src/shared/context.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
+import { withAuditRefused } from '../../setup/audit.js';
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 
@@ -86,6 +88,15 @@ describe('/messenger/v2/mailing-lists', () => {
     expect((await api.get('/messenger/v2/mailing-lists/not-a-uuid')).statusCode).toBe(400);
   });
 
+  it('leaves a list as it was when the audit entry of its update cannot be written: one transaction', async () => {
+    const list = await createList();
+    const before = (await api.get(`/messenger/v2/mailing-lists/${list.id}`)).json().data;
+    await withAuditRefused(ctx.database.db, 'updateMailingList', async () => {
+      expectError(await api.patch(`/messenger/v2/mailing-lists/${list.id}`, { is_public: true, locales: [{ locale: 'en', name: 'Never stored' }] }), 500, 'internal');
+    });
+    expect((await api.get(`/messenger/v2/mailing-lists/${list.id}`)).json().data).toEqual(before);
+  });
+
   it('needs messenger:read to read and messenger:write to write', async () => {
     expectError(await client(ctx.app).get('/messenger/v2/mailing-lists'), 401, 'missing_api_key');
     expectError(await client(ctx.app, media.keys.editor).get('/messenger/v2/mailing-lists'), 403, 'forbidden');
@@ -108,8 +119,8 @@ describe('/messenger/v2/mailing-lists/{id}/subscriptions', () => {
       ],
     });
     expect(seed.json().data).toEqual({ created: 4, updated: 0, unchanged: 0, refused: 0, refusals: [] });
-    await ctx.app.services.messenger.subscriptions.suppress(media.mediaId, ['bounced@example.com'], 'bounced');
-    await ctx.app.services.messenger.subscriptions.suppress(media.mediaId, ['complained@example.com'], 'complained');
+    await ctx.app.services.messenger.subscriptions.suppress(systemContext(ctx.app.db, media.mediaId), ['bounced@example.com'], 'bounced');
+    await ctx.app.services.messenger.subscriptions.suppress(systemContext(ctx.app.db, media.mediaId), ['complained@example.com'], 'complained');
 
     const rows: Array<{ email: string; locale?: string; status?: string }> = [];
     for (let i = 0; i < 990; i++) rows.push({ email: ` Reader${i}@Example.com ` });
@@ -178,6 +189,15 @@ describe('/messenger/v2/mailing-lists/{id}/subscriptions', () => {
     expect(seen.size).toBe(991); // 989 readers still subscribed (one unsubscribed), kept and new-fr
   });
 
+  it('imports nothing when the audit entry of the import cannot be written: one transaction', async () => {
+    const list = await createList();
+    await withAuditRefused(ctx.database.db, 'bulkMailingListSubscriptions', async () => {
+      const res = await api.post(`/messenger/v2/mailing-lists/${list.id}/subscriptions/bulk`, { subscriptions: [{ email: 'never@example.com' }] });
+      expectError(res, 500, 'internal');
+    });
+    expect((await api.get(`/messenger/v2/mailing-lists/${list.id}/subscriptions`)).json().data).toEqual([]);
+  });
+
   it('refuses more than 1,000 rows, unknown statuses and fields, and another media\'s list', async () => {
     const list = await createList();
     const many = Array.from({ length: 1001 }, (_, i) => ({ email: `x${i}@example.com` }));
@@ -219,5 +239,19 @@ describe('newsletters without SMTP_URL', () => {
     expect(message.message_id).toBe(`<${message.id}@localhost>`);
     // The queue started with the first message this app queued (none waited when it became ready).
     expect(ctx.app.services.messenger.queue.started).toBe(true);
+  });
+
+  it('queues no message when the audit entry of the send cannot be written: one transaction', async () => {
+    const { docsFixture, createContent } = await import('../../setup/docs.js');
+    const editor = client(ctx.app, media.keys.editor);
+    const content = await createContent(editor, await docsFixture(editor, media.workspaceId), { locales: [{ locale: 'en', title_html: 'Unsent' }] });
+    const list = await createList();
+    await api.post(`/messenger/v2/mailing-lists/${list.id}/subscriptions/bulk`, { subscriptions: [{ email: 'unsent@example.com' }] });
+    await withAuditRefused(ctx.database.db, 'sendNewsletter', async () => {
+      expectError(await api.post(`/messenger/v2/mailing-lists/${list.id}/newsletters`, { content_id: content.id }), 500, 'internal');
+    });
+    expect((await api.get(`/messenger/v2/mailing-lists/${list.id}/newsletters`)).json().data).toEqual([]);
+    const queued = (await api.get('/messenger/v2/outbox?limit=100')).json().data as Array<{ to: string[] }>;
+    expect(queued.filter((m) => m.to.includes('unsent@example.com'))).toEqual([]);
   });
 });

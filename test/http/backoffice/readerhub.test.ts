@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '../../../src/shared/context.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
+import { withAuditRefused } from '../../setup/audit.js';
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
 import { type JwksTestProvider, startJwksProvider } from '../../setup/identity-providers.js';
@@ -233,6 +234,18 @@ describe('reader entitlements', () => {
     expectError(await admin.delete(`/core/v2/reader-entitlements/${randomUUID()}`), 404, 'entitlement_not_found');
     const untouched = await client(ctx.app, other.keys.admin).get(`/core/v2/reader-entitlements/${foreign.id}`);
     expect(untouched.json().data.revoked_at).toBeNull();
+  });
+
+  it('leaves nothing behind when the audit entry of a grant or a revoke cannot be written: one transaction', async () => {
+    const kept = (await admin.post('/core/v2/reader-entitlements', { reader_id: alice.id, product_key: 'audited' })).json().data;
+    await withAuditRefused(ctx.database.db, 'createReaderEntitlement', async () => {
+      expectError(await admin.post('/core/v2/reader-entitlements', { reader_id: alice.id, product_key: 'never-granted' }), 500, 'internal');
+    });
+    await withAuditRefused(ctx.database.db, 'deleteReaderEntitlement', async () => {
+      expectError(await admin.delete(`/core/v2/reader-entitlements/${kept.id}`), 500, 'internal');
+    });
+    expect((await admin.get('/core/v2/reader-entitlements?product_key=never-granted')).json().data).toEqual([]);
+    expect((await admin.get(`/core/v2/reader-entitlements/${kept.id}`)).json().data).toMatchObject({ id: kept.id, status: 'active', revoked_at: null });
   });
 
   it('is refused to roles lacking readerhub permissions: editors and viewers, 403 on reads and writes', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemContext } from '../../../src/shared/context.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
 import { createContent, docsFixture } from '../../setup/docs.js';
 import { ISO_MS, UUID, expectError } from '../../setup/expect.js';
@@ -144,7 +145,7 @@ describe('double opt-in', () => {
   it('never reveals a bounced address, nor mails it', async () => {
     const email = `bounced-${randomUUID().slice(0, 6)}@example.com`;
     await client(ctx.app, media.keys.messenger).post(`/messenger/v2/mailing-lists/${publicList.id}/subscriptions/bulk`, { subscriptions: [{ email }] });
-    await ctx.app.services.messenger.subscriptions.suppress(media.mediaId, [email], 'bounced');
+    await ctx.app.services.messenger.subscriptions.suppress(systemContext(ctx.app.db, media.mediaId), [email], 'bounced');
     const res = await subscribe({ mailing_list_id: publicList.id, email });
     expect(res.statusCode).toBe(202);
     expect(res.json()).toEqual({ data: { status: 'accepted' } });

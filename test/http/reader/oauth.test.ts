@@ -4,6 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACT_PATHS } from '../../../src/plugins/request-log.js';
 import { type TestContext, createTestApp } from '../../setup/app.js';
+import { withAuditRefused } from '../../setup/audit.js';
 import { type SeededMedia, client, createCategory, seedMedia } from '../../setup/factories.js';
 import { type JwksTestProvider, type OidcTestProvider, startJwksProvider, startOidcProvider } from '../../setup/identity-providers.js';
 import { clientToken, legacyRefreshToken, readerClient, registerClient, registerProvider, tokenRequest } from '../../setup/reader.js';
@@ -162,6 +163,18 @@ describe('client credentials', () => {
       client_secret: own.clientSecret,
     });
     expect(refresh.statusCode).toBe(401);
+  });
+
+  it('keeps a client whose revocation cannot be audited, its tokens with it: one transaction', async () => {
+    const own = await registerClient(ctx.app, media.keys.admin);
+    const { access_token } = await clientToken(ctx.app, own);
+    const refresh_token = await legacyRefreshToken(ctx.database, { ...own, mediaId: media.mediaId });
+    await withAuditRefused(ctx.database.db, 'deleteOAuthClient', async () => {
+      expect((await client(ctx.app, media.keys.admin).delete(`/core/v2/oauth/clients/${own.clientId}`)).statusCode).toBe(500);
+    });
+    expect((await readerClient(ctx.app, media.mediaId, access_token).get(categories)).statusCode).toBe(200);
+    const refresh = await tokenRequest(ctx.app, { grant_type: 'refresh_token', refresh_token, client_id: own.clientId, client_secret: own.clientSecret });
+    expect(refresh.statusCode, refresh.body).toBe(200);
   });
 });
 
@@ -519,6 +532,16 @@ describe('signing key rotation', () => {
     const kids = published.json().keys.map((k: { kid: string }) => k.kid);
     expect(kids).toEqual(expect.arrayContaining([oldKid, keys[0].kid]));
     expect(JSON.stringify(published.json())).not.toMatch(/"d":/);
+  });
+
+  it('keeps the signer when the rotation cannot be audited: one transaction', async () => {
+    const admin = client(ctx.app, media.keys.admin);
+    const before = (await admin.get('/core/v2/oauth/signing-keys')).json().data as Array<{ kid: string }>;
+    await withAuditRefused(ctx.database.db, 'rotateOAuthSigningKey', async () => {
+      expect((await admin.post('/core/v2/oauth/signing-keys/rotate')).statusCode).toBe(500);
+    });
+    expect((await admin.get('/core/v2/oauth/signing-keys')).json().data).toEqual(before);
+    expect(decodeProtectedHeader((await clientToken(ctx.app, creds)).access_token).kid).toBe(before[0]!.kid);
   });
 });
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/context.js';
 import { messengerErrors } from '../messenger.errors.js';
 import type { OutboxService } from '../outbox/outbox.service.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
@@ -34,7 +33,7 @@ const normalise = (address: string) => {
  * delivery marks the message delivered. Nothing else is acted upon: an SNS subscription
  * confirmation is ignored, and no URL in a message is ever fetched.
  */
-export function createMailEventsService(deps: { db: Db; outbox: OutboxService; subscriptions: SubscriptionsService }) {
+export function createMailEventsService(deps: { outbox: OutboxService; subscriptions: SubscriptionsService }) {
   return {
     async receive(ctx: RequestContext, body: { Message?: unknown; Type?: unknown }): Promise<'processed' | 'ignored'> {
       // SNS's own messages to the endpoint (SubscriptionConfirmation, UnsubscribeConfirmation) are not
@@ -55,19 +54,19 @@ export function createMailEventsService(deps: { db: Db; outbox: OutboxService; s
       const event = parsed.data;
       const ours = OUR_MESSAGE_ID.exec(event.mail?.commonHeaders?.messageId ?? '')?.[1];
       const mark = async (addresses: string[], state: 'delivered' | 'bounced' | 'complained') => {
-        for (const address of addresses) await deps.outbox.markDelivery(deps.db, ctx.mediaId, address, state, ours);
+        for (const address of addresses) await deps.outbox.markDelivery(ctx.db, ctx.mediaId, address, state, ours);
       };
       switch (event.notificationType) {
         case 'Bounce': {
           if (event.bounce?.bounceType !== 'Permanent') return 'ignored';
           const addresses = (event.bounce.bouncedRecipients ?? []).map((r) => normalise(r.emailAddress));
-          await deps.subscriptions.suppress(ctx.mediaId, addresses, 'bounced');
+          await deps.subscriptions.suppress(ctx, addresses, 'bounced');
           await mark(addresses, 'bounced');
           return 'processed';
         }
         case 'Complaint': {
           const addresses = (event.complaint?.complainedRecipients ?? []).map((r) => normalise(r.emailAddress));
-          await deps.subscriptions.suppress(ctx.mediaId, addresses, 'complained');
+          await deps.subscriptions.suppress(ctx, addresses, 'complained');
           await mark(addresses, 'complained');
           return 'processed';
         }

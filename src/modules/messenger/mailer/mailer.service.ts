@@ -1,5 +1,4 @@
-import type { Db } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/context.js';
 import { esc, layout } from '../messenger.render.js';
 import type { PublishedContent } from '../newsletters/newsletters.service.js';
 import type { OutboxService } from '../outbox/outbox.service.js';
@@ -16,11 +15,10 @@ const paragraphs = (text: string) =>
  * queue like every other message. Every field a client sends is rendered as text, never HTML.
  */
 export function createMailerService(deps: {
-  db: Db;
   outbox: OutboxService;
   publishedContent: (mediaId: string, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
   defaultLocaleOf: (mediaId: string) => Promise<string>;
-  kick: () => Promise<void>;
+  kick: (ctx: RequestContext) => Promise<void>;
 }) {
   const render = async (ctx: RequestContext, input: MailerSend) => {
     if (input.template === 'contact') {
@@ -56,7 +54,7 @@ export function createMailerService(deps: {
   return {
     async send(ctx: RequestContext, input: MailerSend) {
       const mail = await render(ctx, input);
-      const row = await deps.outbox.enqueue(deps.db, {
+      const row = await deps.outbox.enqueue(ctx.db, {
         mediaId: ctx.mediaId,
         kind: 'mailer',
         recipients: input.to,
@@ -66,7 +64,7 @@ export function createMailerService(deps: {
         headers: mail.headers,
         state: 'queued',
       });
-      await deps.kick();
+      await deps.kick(ctx);
       return row;
     },
   };

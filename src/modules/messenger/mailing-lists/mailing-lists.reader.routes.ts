@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readerList, readerListOf, readerListQuery } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
 import { messengerTags } from '../messenger.tags.js';
-import { toReaderMailingList } from './mailing-lists.mappers.js';
 import { readerMailingListSchema } from './mailing-lists.schemas.js';
-import type { MailingListsService } from './mailing-lists.service.js';
+import { type MailingListsService, toReaderMailingList } from './mailing-lists.record.js';
 
 /** /api/media/v1/newsletter/mailing-lists: the lists offered to readers. */
 export const mailingListsReaderRoutes: FastifyPluginAsyncZod<{ mailingLists: MailingListsService }> = async (app, { mailingLists }) => {

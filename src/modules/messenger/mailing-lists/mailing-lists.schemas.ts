@@ -29,9 +29,6 @@ export const mailingListUpdateBody = z
   })
   .meta({ id: 'MailingListUpdate' });
 
-export type MailingListCreate = z.output<typeof mailingListCreateBody>;
-export type MailingListUpdate = z.output<typeof mailingListUpdateBody>;
-
 export const readerMailingListSchema = z
   .object({
     id: uuid,

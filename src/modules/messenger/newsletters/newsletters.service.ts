@@ -1,8 +1,8 @@
-import type { Db } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { Executor } from '../../../db/client.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { Page } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
-import type { MailingListsService } from '../mailing-lists/mailing-lists.service.js';
+import type { MailingListsService } from '../mailing-lists/mailing-lists.record.js';
 import { messengerErrors } from '../messenger.errors.js';
 import { esc, layout } from '../messenger.render.js';
 import type { OutboxService } from '../outbox/outbox.service.js';
@@ -22,14 +22,14 @@ export interface PublishedContent {
 }
 
 export interface NewsletterDeps {
-  db: Db;
   repo: NewslettersRepository;
   mailingLists: MailingListsService;
   outbox: OutboxService;
   /** docs' rendering of a published content (404 content_not_found otherwise). */
   publishedContent: (mediaId: string, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
   defaultLocaleOf: (mediaId: string) => Promise<string>;
-  kick: () => Promise<void>;
+  /** Asks for a send run once the context's transaction has committed. */
+  kick: (ctx: RequestContext) => Promise<void>;
 }
 
 /** The newsletter's body, HTML and text: title, lead, then the blocks that read as text or pictures. */
@@ -56,24 +56,24 @@ export function renderContent(content: PublishedContent): { html: string; text: 
 }
 
 export function createNewslettersService(deps: NewsletterDeps) {
-  const { db, repo, outbox } = deps;
+  const { repo, outbox } = deps;
 
-  const withCounts = async (rows: NewsletterRow[]): Promise<NewsletterWithCounts[]> => {
-    const counts = await outbox.countsByNewsletter(db, rows.map((r) => r.id));
+  const withCounts = async (executor: Executor, rows: NewsletterRow[]): Promise<NewsletterWithCounts[]> => {
+    const counts = await outbox.countsByNewsletter(executor, rows.map((r) => r.id));
     return rows.map((row) => ({ ...row, counts: counts.get(row.id) ?? {} }));
   };
 
   return {
     async listByList(ctx: RequestContext, listId: string, query: PagingQuery): Promise<Page<NewsletterWithCounts>> {
-      if (!(await deps.mailingLists.find(db, ctx.mediaId, listId))) throw messengerErrors.mailingListNotFound();
-      const page = await repo.listByList(db, ctx.mediaId, listId, query);
-      return { ...page, items: await withCounts(page.items) };
+      if (!(await deps.mailingLists.find(ctx.db, ctx.mediaId, listId))) throw messengerErrors.mailingListNotFound();
+      const page = await repo.listByList(ctx.db, ctx.mediaId, listId, query);
+      return { ...page, items: await withCounts(ctx.db, page.items) };
     },
 
     async get(ctx: RequestContext, id: string): Promise<NewsletterWithCounts> {
-      const row = await repo.find(db, ctx.mediaId, id);
+      const row = await repo.find(ctx.db, ctx.mediaId, id);
       if (!row) throw messengerErrors.newsletterNotFound();
-      return (await withCounts([row]))[0]!;
+      return (await withCounts(ctx.db, [row]))[0]!;
     },
 
     /**
@@ -81,11 +81,11 @@ export function createNewslettersService(deps: NewsletterDeps) {
      * of the list, in one transaction; the send queue takes it from there.
      */
     async send(ctx: RequestContext, listId: string, input: NewsletterCreate): Promise<NewsletterWithCounts> {
-      if (!(await deps.mailingLists.find(db, ctx.mediaId, listId))) throw messengerErrors.mailingListNotFound();
+      if (!(await deps.mailingLists.find(ctx.db, ctx.mediaId, listId))) throw messengerErrors.mailingListNotFound();
       const content = await deps.publishedContent(ctx.mediaId, input.content_id, input.locale, await deps.defaultLocaleOf(ctx.mediaId));
       const body = renderContent(content);
       const subject = input.subject ?? content.title_text ?? 'Newsletter';
-      const row = await db.transaction(async (tx) => {
+      const row = await transaction(ctx, async (tx) => {
         const newsletter = await repo.insert(tx, {
           mediaId: ctx.mediaId,
           mailingListId: listId,
@@ -98,8 +98,8 @@ export function createNewslettersService(deps: NewsletterDeps) {
         await outbox.fanOut(tx, ctx.mediaId, newsletter.id, listId);
         return newsletter;
       });
-      await deps.kick();
-      return (await withCounts([row]))[0]!;
+      await deps.kick(ctx);
+      return (await withCounts(ctx.db, [row]))[0]!;
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db, Executor } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/context.js';
 import type { MailTransport } from '../mailer/mail-transport.js';
 import { messengerErrors } from '../messenger.errors.js';
 import { messageIdOf } from './outbox.mappers.js';
@@ -13,6 +13,7 @@ export interface Personalise {
 }
 
 export interface OutboxOptions {
+  /** The database the send run works on: a job's, in no request's transaction. */
   db: Db;
   repo: OutboxRepository;
   logger: Logger;
@@ -87,10 +88,10 @@ export function createOutboxService(options: OutboxOptions) {
   };
 
   return {
-    list: (ctx: RequestContext, query: OutboxQuery) => repo.list(db, ctx.mediaId, query),
+    list: (ctx: RequestContext, query: OutboxQuery) => repo.list(ctx.db, ctx.mediaId, query),
 
     async get(ctx: RequestContext, id: string) {
-      const row = await repo.find(db, ctx.mediaId, id);
+      const row = await repo.find(ctx.db, ctx.mediaId, id);
       if (!row) throw messengerErrors.outboxMessageNotFound();
       return row;
     },

@@ -1,4 +1,5 @@
 import type { JobRunner } from '../../../db/job-queue.js';
+import type { RequestContext } from '../../../shared/context.js';
 
 /** The queue of send runs; its jobs are kicks: each run drains the outbox (the outbox rows are the truth). */
 export const SEND_QUEUE = 'messenger-outbox';
@@ -19,7 +20,7 @@ export interface SendQueueOptions {
  * (or a test) that sends nothing runs no pollers; it stops with the app.
  */
 export function createSendQueue(options: SendQueueOptions) {
-  const queue: { send: (data: object, options?: { at?: Date }) => Promise<void> } = options.jobs.queue<object>(SEND_QUEUE, {
+  const queue: ReturnType<JobRunner['queue']> = options.jobs.queue<object>(SEND_QUEUE, {
     // A batch of kicks is one run: kicks sent while a run is busy coalesce into the next.
     batchSize: 20,
     pollingIntervalSeconds: 1,
@@ -39,8 +40,11 @@ export function createSendQueue(options: SendQueueOptions) {
       return options.jobs.started;
     },
 
-    /** Asks for a send run now (after a commit that queued messages), starting the runner if need be. */
-    kick: (): Promise<void> => queue.send({}),
+    /**
+     * Asks for a send run, starting the runner if need be: once the context's transaction (which
+     * queued messages) has committed, or now when it is in none.
+     */
+    kick: (ctx: RequestContext): Promise<void> => queue.send({}, { ctx }),
   };
 }
 

@@ -48,7 +48,7 @@ export const subscriptionsReaderRoutes: FastifyPluginAsyncZod<{ subscriptions: S
     response: { 200: dataOf(readerSubscriptionSchema) },
     // The single-use token is its own idempotency key.
     idempotent: false,
-    handler: async (_ctx, { body }) => one(toReaderSubscription(await subscriptions.confirm(body.token))),
+    handler: async (ctx, { body }) => one(toReaderSubscription(await subscriptions.confirm(ctx, body.token))),
   });
 
   route(app, {
@@ -66,8 +66,8 @@ export const subscriptionsReaderRoutes: FastifyPluginAsyncZod<{ subscriptions: S
     response: { 200: dataOf(z.object({ status: z.literal('unsubscribed') }).meta({ id: 'UnsubscribeAnswer' })) },
     // Idempotent by nature, posted by mail clients that send no key.
     idempotent: false,
-    handler: async (_ctx, { query }) => {
-      await subscriptions.unsubscribeByToken(query.token);
+    handler: async (ctx, { query }) => {
+      await subscriptions.unsubscribeByToken(ctx, query.token);
       return one({ status: 'unsubscribed' as const });
     },
   });

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { ReaderPrincipal } from '../../../shared/scopes.js';
-import type { MailingListsService } from '../mailing-lists/mailing-lists.service.js';
+import type { MailingListsService } from '../mailing-lists/mailing-lists.record.js';
 import { messengerErrors } from '../messenger.errors.js';
 import { type MailLinks, esc, layout } from '../messenger.render.js';
 import type { TokenSigner } from '../messenger.tokens.js';
@@ -28,19 +28,20 @@ export const CONFIRMATIONS_PER_HOUR = 3;
 type Refusal = { index: number; email: string; reason: 'invalid_email' | 'duplicate' | 'suppressed' };
 
 export function createSubscriptionsService(deps: {
+  /** The one read made before a request knows its media (`mediaOf`: the Public status names none). */
   db: Db;
   repo: SubscriptionsRepository;
   mailingLists: MailingListsService;
   outbox: OutboxService;
   tokens: TokenSigner;
   links: MailLinks;
-  /** After a commit that queued a message. */
-  kick: () => Promise<void>;
+  /** Asks for a send run once the context's transaction (which queued a message) has committed. */
+  kick: (ctx: RequestContext) => Promise<void>;
 }) {
   const { db, repo, mailingLists, outbox, tokens, links } = deps;
 
-  const assertList = async (mediaId: string, id: string) => {
-    if (!(await mailingLists.find(db, mediaId, id))) throw messengerErrors.mailingListNotFound();
+  const assertList = async (ctx: RequestContext, id: string) => {
+    if (!(await mailingLists.find(ctx.db, ctx.mediaId, id))) throw messengerErrors.mailingListNotFound();
   };
 
   const readerOf = (ctx: RequestContext): ReaderPrincipal | undefined => {
@@ -65,7 +66,7 @@ export function createSubscriptionsService(deps: {
   return {
     /** A subscription of the media by id, else 404. */
     get: async (ctx: RequestContext, id: string): Promise<SubscriptionRow> => {
-      const row = await repo.find(db, ctx.mediaId, id);
+      const row = await repo.find(ctx.db, ctx.mediaId, id);
       if (!row) throw messengerErrors.subscriptionNotFound();
       return row;
     },
@@ -78,8 +79,8 @@ export function createSubscriptionsService(deps: {
     },
 
     listByList: async (ctx: RequestContext, listId: string, query: SubscriptionsQuery) => {
-      await assertList(ctx.mediaId, listId);
-      return repo.listByList(db, ctx.mediaId, listId, query, query.status);
+      await assertList(ctx, listId);
+      return repo.listByList(ctx.db, ctx.mediaId, listId, query, query.status);
     },
 
     /**
@@ -96,7 +97,7 @@ export function createSubscriptionsService(deps: {
         if (wanted.has(parsed.data)) return refusals.push({ index, email: parsed.data, reason: 'duplicate' });
         wanted.set(parsed.data, { index, status: row.status ?? 'subscribed', locale: row.locale ?? null });
       });
-      const outcome = await db.transaction(async (tx) => {
+      const outcome = await transaction(ctx, async (tx) => {
         if (!(await mailingLists.find(tx, ctx.mediaId, listId))) throw messengerErrors.mailingListNotFound();
         const existing = new Map((await repo.findManyByEmail(tx, listId, [...wanted.keys()])).map((row) => [row.email, row]));
         const inserts: Array<typeof subscriptionsTable.$inferInsert> = [];
@@ -149,17 +150,17 @@ export function createSubscriptionsService(deps: {
       const email = body.email ?? readerEmail;
       if (!email) throw messengerErrors.emailRequired();
       const vouched = Boolean(reader?.emailVerified && readerEmail === email);
-      const list = await mailingLists.find(db, ctx.mediaId, body.mailing_list_id, 'public');
+      const list = await mailingLists.find(ctx.db, ctx.mediaId, body.mailing_list_id, 'public');
       if (!list) throw messengerErrors.mailingListReferenceNotFound();
       const direct = vouched || !list.doubleOptIn;
 
       if (!direct) {
         const since = new Date(Date.now() - 3600_000);
-        if ((await outbox.countConfirmations(db, ctx.mediaId, email, since)) >= CONFIRMATIONS_PER_HOUR) throw messengerErrors.addressRateLimited();
+        if ((await outbox.countConfirmations(ctx.db, ctx.mediaId, email, since)) >= CONFIRMATIONS_PER_HOUR) throw messengerErrors.addressRateLimited();
       }
       const locale = body.locale ?? null;
       const listName = list.locales.find((l) => l.locale === locale)?.name ?? list.locales[0]?.name ?? 'our newsletter';
-      const queued = await db.transaction(async (tx) => {
+      const queued = await transaction(ctx, async (tx) => {
         let row = await repo.findByEmail(tx, list.id, email, true);
         if (row && (row.status === 'bounced' || row.status === 'complained')) return false;
         if (row?.status === 'subscribed') {
@@ -187,41 +188,41 @@ export function createSubscriptionsService(deps: {
         });
         return true;
       });
-      if (queued) await deps.kick();
+      if (queued) await deps.kick(ctx);
       return { status: vouched || (!list.doubleOptIn && reader && readerEmail === email) ? 'subscribed' : 'accepted' };
     },
 
     /** Confirms a pending subscription with the latest token sent to it: once. */
-    async confirm(token: string): Promise<SubscriptionRow> {
+    async confirm(ctx: RequestContext, token: string): Promise<SubscriptionRow> {
       const claims = tokens.verify(token, 'confirm');
-      const row = claims && (await repo.confirm(db, claims.subscriptionId, claims.jti));
+      const row = claims && (await repo.confirm(ctx.db, claims.subscriptionId, claims.jti));
       if (!row) throw messengerErrors.invalidToken();
       return row;
     },
 
     /** One-click unsubscribe (RFC 8058): idempotent while the token is good. */
-    async unsubscribeByToken(token: string): Promise<void> {
+    async unsubscribeByToken(ctx: RequestContext, token: string): Promise<void> {
       const claims = tokens.verify(token, 'unsubscribe');
-      if (!claims || !(await repo.findById(db, claims.subscriptionId))) throw messengerErrors.invalidToken();
-      await repo.unsubscribe(db, eq(subscriptionsTable.id, claims.subscriptionId));
+      if (!claims || !(await repo.findById(ctx.db, claims.subscriptionId))) throw messengerErrors.invalidToken();
+      await repo.unsubscribe(ctx.db, eq(subscriptionsTable.id, claims.subscriptionId));
     },
 
     /** The unsubscribe token of a subscription (the newsletter's List-Unsubscribe). */
     unsubscribeToken: (subscriptionId: string) => tokens.sign('unsubscribe', subscriptionId, UNSUBSCRIBE_TTL_SECONDS).token,
 
-    listForReader: (ctx: RequestContext, query: PagingQuery) => repo.listByReader(db, ctx.mediaId, readerOf(ctx)!.subject, query),
+    listForReader: (ctx: RequestContext, query: PagingQuery) => repo.listByReader(ctx.db, ctx.mediaId, readerOf(ctx)!.subject, query),
 
     async unsubscribeAllForReader(ctx: RequestContext): Promise<void> {
-      await repo.unsubscribe(db, and(eq(subscriptionsTable.mediaId, ctx.mediaId), eq(subscriptionsTable.readerId, readerOf(ctx)!.subject)));
+      await repo.unsubscribe(ctx.db, and(eq(subscriptionsTable.mediaId, ctx.mediaId), eq(subscriptionsTable.readerId, readerOf(ctx)!.subject)));
     },
 
     async unsubscribeForReader(ctx: RequestContext, id: string): Promise<void> {
-      const row = await repo.find(db, ctx.mediaId, id);
+      const row = await repo.find(ctx.db, ctx.mediaId, id);
       if (!row || row.readerId !== readerOf(ctx)!.subject) throw messengerErrors.subscriptionNotFound();
-      await repo.unsubscribe(db, eq(subscriptionsTable.id, id));
+      await repo.unsubscribe(ctx.db, eq(subscriptionsTable.id, id));
     },
 
-    suppress: (mediaId: string, emails: string[], status: 'bounced' | 'complained') => repo.suppress(db, mediaId, emails, status),
+    suppress: (ctx: RequestContext, emails: string[], status: 'bounced' | 'complained') => repo.suppress(ctx.db, ctx.mediaId, emails, status),
   };
 }
 

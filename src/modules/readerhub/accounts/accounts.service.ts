@@ -1,5 +1,5 @@
-import type { Db, Executor } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { Executor } from '../../../db/client.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import { insertOrFind } from '../../../shared/idempotent.js';
 import { readerhubErrors } from '../readerhub.errors.js';
 import type { AccountsRepository, ReaderIdentity } from './accounts.repository.js';
@@ -33,8 +33,8 @@ const profileFields = (input: ProfileUpdate) => ({
 /** Answers when `fileKey` is a live asset image of the context's media, throws its 404 otherwise (core assets). */
 export type ImageCheck = (ctx: RequestContext, fileKey: string) => Promise<unknown>;
 
-export function createAccountsService(deps: { db: Db; repo: AccountsRepository; imageExists?: ImageCheck }) {
-  const { db, repo } = deps;
+export function createAccountsService(deps: { repo: AccountsRepository; imageExists?: ImageCheck }) {
+  const { repo } = deps;
 
   /** A profile image must be an image of the reader's media, checked before anything is written. */
   const checkImage = async (ctx: RequestContext, key: string | null | undefined) => {
@@ -43,8 +43,8 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepository; 
     await deps.imageExists(ctx, key);
   };
 
-  const loadProfile = async (readerId: string, tx: Executor = db) => {
-    const row = await repo.findProfile(tx, readerId);
+  const loadProfile = async (executor: Executor, readerId: string) => {
+    const row = await repo.findProfile(executor, readerId);
     if (!row) throw readerhubErrors.profileNotFound();
     return row;
   };
@@ -56,11 +56,11 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepository; 
      */
     async ensure(ctx: RequestContext): Promise<ReaderRow> {
       const identity = identityOf(ctx);
-      const found = await repo.findByIdentity(db, identity);
+      const found = await repo.findByIdentity(ctx.db, identity);
       if (found) return found;
       const { row } = await insertOrFind(
-        () => repo.insertIfAbsent(db, identity),
-        () => repo.findByIdentity(db, identity),
+        () => repo.insertIfAbsent(ctx.db, identity),
+        () => repo.findByIdentity(ctx.db, identity),
       );
       return row;
     },
@@ -68,26 +68,26 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepository; 
     /** Verify oauth user: links or creates the account and refreshes e-mail and name from the token. */
     async verify(ctx: RequestContext): Promise<{ row: ReaderRow; created: boolean }> {
       const identity = identityOf(ctx);
-      const written = await repo.upsert(db, identity);
+      const written = await repo.upsert(ctx.db, identity);
       if (written) return written;
-      const row = await repo.findByIdentity(db, identity);
+      const row = await repo.findByIdentity(ctx.db, identity);
       if (!row) throw new Error('reader account vanished after an upsert');
       return { row, created: false };
     },
 
-    list: (ctx: RequestContext, query: ReadersQuery) => repo.list(db, ctx.mediaId, query),
+    list: (ctx: RequestContext, query: ReadersQuery) => repo.list(ctx.db, ctx.mediaId, query),
 
     async get(ctx: RequestContext, id: string): Promise<ReaderRow> {
-      const row = await repo.find(db, ctx.mediaId, id);
+      const row = await repo.find(ctx.db, ctx.mediaId, id);
       if (!row) throw readerhubErrors.readerNotFound();
       return row;
     },
 
-    getProfile: (_ctx: RequestContext, reader: ReaderRow) => loadProfile(reader.id),
+    getProfile: (ctx: RequestContext, reader: ReaderRow) => loadProfile(ctx.db, reader.id),
 
     async createProfile(ctx: RequestContext, reader: ReaderRow, input: ProfileCreate) {
       await checkImage(ctx, input.profile_image_key);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         const id = await repo.insertProfile(tx, {
           readerId: reader.id,
           firstName: input.first_name ?? null,
@@ -98,32 +98,32 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepository; 
         });
         if (!id) throw readerhubErrors.profileExists();
         if (input.metadata?.length) await repo.replaceMetadata(tx, id, input.metadata);
-        return loadProfile(reader.id, tx);
+        return loadProfile(tx, reader.id);
       });
     },
 
     async updateProfile(ctx: RequestContext, reader: ReaderRow, patch: ProfileUpdate) {
       await checkImage(ctx, patch.profile_image_key);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         const id = await repo.lockProfile(tx, reader.id);
         if (!id) throw readerhubErrors.profileNotFound();
         await repo.updateProfile(tx, id, profileFields(patch));
-        return loadProfile(reader.id, tx);
+        return loadProfile(tx, reader.id);
       });
     },
 
-    async getMetadata(_ctx: RequestContext, reader: ReaderRow) {
-      return (await loadProfile(reader.id)).metadata;
+    async getMetadata(ctx: RequestContext, reader: ReaderRow) {
+      return (await loadProfile(ctx.db, reader.id)).metadata;
     },
 
     /** Replaces every pair at once; the profile row is locked so that two PUTs do not interleave. */
-    async replaceMetadata(_ctx: RequestContext, reader: ReaderRow, pairs: MetadataInput) {
-      return db.transaction(async (tx) => {
+    async replaceMetadata(ctx: RequestContext, reader: ReaderRow, pairs: MetadataInput) {
+      return transaction(ctx, async (tx) => {
         const id = await repo.lockProfile(tx, reader.id);
         if (!id) throw readerhubErrors.profileNotFound();
         await repo.replaceMetadata(tx, id, pairs);
         await repo.updateProfile(tx, id, {});
-        return (await loadProfile(reader.id, tx)).metadata;
+        return (await loadProfile(tx, reader.id)).metadata;
       });
     },
   };

@@ -1,14 +1,13 @@
-import type { Db } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/context.js';
 import type { ReaderRow } from '../accounts/accounts.table.js';
 import type { DevicesRepository } from './devices.repository.js';
 import type { DeviceRegister } from './devices.schemas.js';
 
-export function createDevicesService(deps: { db: Db; repo: DevicesRepository }) {
-  const { db, repo } = deps;
+export function createDevicesService(deps: { repo: DevicesRepository }) {
+  const { repo } = deps;
   return {
-    register: (_ctx: RequestContext, reader: ReaderRow, input: DeviceRegister) =>
-      repo.upsert(db, {
+    register: (ctx: RequestContext, reader: ReaderRow, input: DeviceRegister) =>
+      repo.upsert(ctx.db, {
         mediaId: reader.mediaId,
         readerId: reader.id,
         token: input.token,

@@ -1,5 +1,4 @@
-import type { Db } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/context.js';
 import { insertOrFind } from '../../../shared/idempotent.js';
 import type { ReaderRow } from '../accounts/accounts.table.js';
 import { readerhubErrors } from '../readerhub.errors.js';
@@ -12,10 +11,10 @@ import type { FavoriteCreate, FavoritesQuery } from './favorites.schemas.js';
  */
 export type FavoriteRecords = Partial<Record<FavoriteCreate['kind'], (mediaId: string, id: string) => Promise<void>>>;
 
-export function createFavoritesService(deps: { db: Db; repo: FavoritesRepository; records?: FavoriteRecords }) {
-  const { db, repo, records = {} } = deps;
+export function createFavoritesService(deps: { repo: FavoritesRepository; records?: FavoriteRecords }) {
+  const { repo, records = {} } = deps;
   return {
-    list: (_ctx: RequestContext, reader: ReaderRow, query: FavoritesQuery) => repo.list(db, reader.id, query),
+    list: (ctx: RequestContext, reader: ReaderRow, query: FavoritesQuery) => repo.list(ctx.db, reader.id, query),
 
     /**
      * Adds a favorite; adding it again answers the existing one (created: false). A content
@@ -26,14 +25,14 @@ export function createFavoritesService(deps: { db: Db; repo: FavoritesRepository
       await records[input.kind]?.(ctx.mediaId, input.record_id);
       const key = { readerId: reader.id, kind: input.kind, recordId: input.record_id };
       return insertOrFind(
-        () => repo.insertIfAbsent(db, key),
-        () => repo.findLive(db, key),
+        () => repo.insertIfAbsent(ctx.db, key),
+        () => repo.findLive(ctx.db, key),
       );
     },
 
     /** Soft-deletes a live favorite of the reader; another reader's, or a removed one, is a 404. */
-    async remove(_ctx: RequestContext, reader: ReaderRow, id: string): Promise<void> {
-      if (!(await favoriteAggregate.softDelete(db, id, reader.id))) throw readerhubErrors.favoriteNotFound();
+    async remove(ctx: RequestContext, reader: ReaderRow, id: string): Promise<void> {
+      if (!(await favoriteAggregate.softDelete(ctx.db, id, reader.id))) throw readerhubErrors.favoriteNotFound();
     },
   };
 }

@@ -1,24 +1,23 @@
-import type { Db } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { readerhubErrors } from '../readerhub.errors.js';
 import type { InvitationsRepository } from './invitations.repository.js';
 import type { InvitationCreate } from './invitations.schemas.js';
 
-export function createInvitationsService(deps: { db: Db; repo: InvitationsRepository }) {
-  const { db, repo } = deps;
+export function createInvitationsService(deps: { repo: InvitationsRepository }) {
+  const { repo } = deps;
 
   const load = async (ctx: RequestContext, id: string) => {
-    const row = await repo.find(db, ctx.mediaId, id);
+    const row = await repo.find(ctx.db, ctx.mediaId, id);
     if (!row) throw readerhubErrors.invitationNotFound();
     return row;
   };
 
   return {
     create: (ctx: RequestContext, input: InvitationCreate) =>
-      repo.insert(db, { mediaId: ctx.mediaId, email: input.email, productKey: input.product_key ?? null, expiresAt: input.expires_at }),
+      repo.insert(ctx.db, { mediaId: ctx.mediaId, email: input.email, productKey: input.product_key ?? null, expiresAt: input.expires_at }),
 
-    list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.list(ctx.db, ctx.mediaId, query),
 
     get: load,
 

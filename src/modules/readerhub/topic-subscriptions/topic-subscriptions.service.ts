@@ -1,23 +1,22 @@
-import type { Db } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/context.js';
 import { insertOrFind } from '../../../shared/idempotent.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { TopicsService } from '../../publisher/index.js';
 import type { ReaderRow } from '../accounts/accounts.table.js';
 import type { SubscriptionWithTopic, TopicSubscriptionsRepository } from './topic-subscriptions.repository.js';
 
-export function createTopicSubscriptionsService(deps: { db: Db; repo: TopicSubscriptionsRepository; topics: TopicsService }) {
-  const { db, repo, topics } = deps;
+export function createTopicSubscriptionsService(deps: { repo: TopicSubscriptionsRepository; topics: TopicsService }) {
+  const { repo, topics } = deps;
   return {
-    list: (_ctx: RequestContext, reader: ReaderRow, query: PagingQuery) => repo.list(db, reader.id, query),
+    list: (ctx: RequestContext, reader: ReaderRow, query: PagingQuery) => repo.list(ctx.db, reader.id, query),
 
     /** Follows a topic of the reader's media; following it again answers the same subscription. */
     async subscribe(ctx: RequestContext, reader: ReaderRow, topicId: string): Promise<{ row: SubscriptionWithTopic; created: boolean }> {
       const topic = await topics.get(ctx, topicId);
       const key = { readerId: reader.id, topicId: topic.id };
       const { row, created } = await insertOrFind(
-        () => repo.insertIfAbsent(db, key),
-        () => repo.findLive(db, key),
+        () => repo.insertIfAbsent(ctx.db, key),
+        () => repo.findLive(ctx.db, key),
       );
       return { row: { id: row.id, insertedAt: row.insertedAt, topic }, created };
     },
@@ -25,7 +24,7 @@ export function createTopicSubscriptionsService(deps: { db: Db; repo: TopicSubsc
     /** Stops following; idempotent for a topic of the media, 404 for an unknown topic. */
     async unsubscribe(ctx: RequestContext, reader: ReaderRow, topicId: string): Promise<void> {
       const topic = await topics.get(ctx, topicId);
-      await repo.softDelete(db, { readerId: reader.id, topicId: topic.id });
+      await repo.softDelete(ctx.db, { readerId: reader.id, topicId: topic.id });
     },
   };
 }
