@@ -42,7 +42,7 @@ export function createReaderhubServices(deps: {
   pager: Paginator;
   topics: TopicsService;
   /** Checks that a favorite's record exists for the reader, per kind (contents: docs). */
-  favoriteRecords?: FavoriteRecords;
+  favoriteRecords: FavoriteRecords;
   /** Checks a profile image's file_key against the media's live asset images (core assets). */
   imageExists?: ImageCheck;
 }) {

@@ -9,20 +9,19 @@ import type { FavoriteCreate, FavoritesQuery } from './favorites.schemas.js';
  * The owners of the records a favorite points at: each checks that the record is one the
  * reader may see in the media, or throws its own 404.
  */
-export type FavoriteRecords = Partial<Record<FavoriteCreate['kind'], (mediaId: string, id: string) => Promise<void>>>;
+export type FavoriteRecords = Record<FavoriteCreate['kind'], (mediaId: string, id: string) => Promise<void>>;
 
-export function createFavoritesService(deps: { repo: FavoritesRepository; records?: FavoriteRecords }) {
-  const { repo, records = {} } = deps;
+export function createFavoritesService(deps: { repo: FavoritesRepository; records: FavoriteRecords }) {
+  const { repo, records } = deps;
   return {
     list: (ctx: RequestContext, reader: ReaderRow, query: FavoritesQuery) => repo.list(ctx.db, reader.id, query),
 
     /**
-     * Adds a favorite; adding it again answers the existing one (created: false). A content
-     * must be one the reader may see (404 otherwise); profiles are not checked until the
-     * community module owns them.
+     * Adds a favorite; adding it again answers the existing one (created: false). The record
+     * (a content, a profile) must be one the reader may see in the media (404 otherwise).
      */
     async add(ctx: RequestContext, reader: ReaderRow, input: FavoriteCreate) {
-      await records[input.kind]?.(ctx.mediaId, input.record_id);
+      await records[input.kind](ctx.mediaId, input.record_id);
       const key = { readerId: reader.id, kind: input.kind, recordId: input.record_id };
       return insertOrFind(
         () => repo.insertIfAbsent(ctx.db, key),
