@@ -115,7 +115,7 @@ export async function preparePublisherBench(options: {
   if (!menuSelect || menuStatements.length !== 1) throw new Error(`expected one menu statement, captured ${menuStatements.length}`);
   const feedRecord = await captureQueries(options.driver, () => publisher.rssFeeds.get(ctx, feed.id));
   const feedItems = await captureQueries(options.driver, () =>
-    publisher.feeds.lists.contents(publisher.feeds.db, mediaId, { categoryIds: [], templateIds: [template.id], limit: 20 }),
+    publisher.feeds.contents(ctx.db, mediaId, { categoryIds: [], templateIds: [template.id], limit: 20 }),
   );
   const run = (q: CapturedQuery) => query(q.text, q.values, q.name);
 

@@ -84,6 +84,20 @@ export async function inRequestTransaction<T>(db: Db, work: (scope: TransactionS
 }
 
 /**
+ * Makes `scope`, a transaction opened through the request context (`transaction(ctx, …)`), the
+ * request transaction of the `transactional` handle while `work` runs, for the services that still
+ * reach it through that handle instead of `ctx.db`; work it defers runs with the scope's own.
+ */
+export async function asRequestTransaction<T>(scope: TransactionScope, work: () => Promise<T>): Promise<T> {
+  const store: Store = { tx: scope.tx, open: true, afterCommit: scope.afterCommit, joinTransaction: (part) => part(scope.tx) };
+  try {
+    return await storage.run(store, work);
+  } finally {
+    store.open = false;
+  }
+}
+
+/**
  * Defers `start` until the request transaction around the caller commits (dropped when it rolls
  * back): false when there is none open, and the caller starts it now. A job queued for a row the
  * transaction wrote must not run before the row is visible (nor, on PGlite's one connection,

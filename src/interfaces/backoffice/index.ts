@@ -8,6 +8,7 @@ import { webhookEventHooks } from '../../modules/core/index.js';
 import { apiKeyAuth } from '../../plugins/api-key-auth.js';
 import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
 import { applyCors } from '../../plugins/cors.js';
+import { asRequestTransaction } from '../../db/request-transaction.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../shared/http/route-table.js';
 import { checkIfMatch, declaredVersions, ifMatchHeader, validators } from '../../shared/http/conditional.js';
@@ -35,12 +36,15 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, optio
   const ifMatch = checkIfMatch(versions);
   // Each successful write emits its record event and purge to the media's webhooks, once the answer has left.
   const events = webhookEventHooks(services.core.webhooks.emit, app.log, versions);
-  // One transaction per write: If-Match checked first, then the work, then its audit entry.
+  // One transaction per write: If-Match checked first, then the work, then its audit entry. The
+  // services that do not yet take it from their context (ctx.db) reach it through their database handle.
   const writes = (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext, work: (ctx: RequestContext) => Promise<unknown>) =>
-    services.core.auditedWrites(req, reply, ctx, async (tx) => {
-      await ifMatch(req, reply, tx);
-      return events.around(req, reply, tx, work);
-    });
+    services.core.auditedWrites(req, reply, ctx, (txCtx) =>
+      asRequestTransaction(txCtx.tx!, async () => {
+        await ifMatch(req, reply, txCtx);
+        return events.around(req, reply, txCtx, work);
+      }),
+    );
   app.addHook('onReady', async () => versions.check());
   app.addHook('onRoute', (route) => {
     // Fail at start-up rather than ship a route nobody thought to protect.

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client.js';
 import type { Paginator } from '../../shared/paging.js';
 import { adCategoriesBackofficeRoutes } from './ad-categories/ad-categories.backoffice.routes.js';
 import { createAdCategoriesRepository } from './ad-categories/ad-categories.repository.js';
@@ -22,37 +21,35 @@ import { type IssueCheck, createPlacementsService } from './placements/placement
 
 export { randomAdsSql } from './ads/ads.repository.js';
 
+/** Ad-ops' services: every statement runs on the executor of the context each method is given (`ctx.db`). */
 export function createAdOpsServices(deps: {
-  db: Db;
   pager: Paginator;
   /** Core's assets: the upload path of creative images, their delivery URL and the upload cap. */
   assets: CreativeAssets & { uploadLimit: number; urlOf: (fileKey: string) => string };
   /** Magazines: whether an issue of the media exists (placements in an issue). */
   issueExists: IssueCheck;
 }) {
-  const { db, pager } = deps;
+  const { pager } = deps;
   const advertisersRepo = createAdvertisersRepository(pager);
   const adCategoriesRepo = createAdCategoriesRepository(pager);
   const adsRepo = createAdsRepository(pager);
-  const advertisers = createAdvertisersService({ db, repo: advertisersRepo });
+  const advertisers = createAdvertisersService({ repo: advertisersRepo });
   const ads = createAdsService({
-    db,
     repo: adsRepo,
     advertiserExists: async (executor, mediaId, id) => (await advertisersRepo.find(executor, mediaId, id)) !== undefined,
     categoryExists: async (executor, mediaId, id) => (await adCategoriesRepo.find(executor, mediaId, id)) !== undefined,
   });
   return {
     advertisers,
-    adCategories: createAdCategoriesService({ db, repo: adCategoriesRepo, inUse: ads.categoryInUse }),
+    adCategories: createAdCategoriesService({ repo: adCategoriesRepo, inUse: ads.categoryInUse }),
     ads,
     creatives: createCreativesService({
-      db,
       repo: creativesRepository,
       assets: deps.assets,
       adExists: ads.exists,
       lockAd: (tx, id, mediaId) => adAggregate.lock(tx, id, mediaId),
     }),
-    placements: createPlacementsService({ db, repo: createPlacementsRepository(pager), adExists: ads.exists, issueExists: deps.issueExists }),
+    placements: createPlacementsService({ repo: createPlacementsRepository(pager), adExists: ads.exists, issueExists: deps.issueExists }),
     toCreative: creativeMapper(deps.assets.urlOf),
     uploadLimit: deps.assets.uploadLimit,
     urlOf: deps.assets.urlOf,

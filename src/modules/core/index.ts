@@ -66,12 +66,12 @@ export function createCoreServices(deps: {
     apiKeys,
     provisioning: createProvisioningService({ db, tenancy, apiKeys }),
     categories: createCategoriesService({ db, pager, assertLocales: tenancy.assertLocales, live: {} }),
-    references: createReferencesService({ db, repo: referencesRepository }),
+    references: createReferencesService({ repo: referencesRepository }),
     assets,
     assetDelivery,
     audit,
     /** The Backoffice's writes: one transaction each, with their audit entry (route config `around`). */
-    auditedWrites: auditedWrites(db, audit),
+    auditedWrites: auditedWrites(audit),
     webhooks: createWebhooksService({ db, pager, jobs: deps.jobs, options: deps.webhooks ?? DEFAULT_WEBHOOKS_OPTIONS }),
     /** Where uploaded files live; closed with the app. */
     storage,

@@ -42,15 +42,15 @@ const COLLECTIONS = {
 type CollectionName = keyof typeof COLLECTIONS;
 
 export function createPublisherServices(deps: PublisherDeps & { db: Db; pager: Paginator }) {
-  const { db, pager } = deps;
+  const { pager } = deps;
   const collections = Object.fromEntries(
     Object.entries(COLLECTIONS).map(([name, c]) => [name, declaredService(deps, c)]),
   ) as Record<CollectionName, DeclaredService>;
   return {
-    topics: createTopicsService({ db, repo: createTopicsRepository(pager) }),
+    topics: createTopicsService({ repo: createTopicsRepository(pager) }),
     ...collections,
     /** What RSS feeds and sitemaps list, read through the owners' public lookups. */
-    feeds: { db, lists: deps.feeds },
+    feeds: deps.feeds,
   };
 }
 
@@ -70,7 +70,7 @@ export const publisherBackofficeRoutes: FastifyPluginAsyncZod<{ publisher: Publi
 /** Publisher's Reader routes under /api/media/v1. */
 export const publisherReaderRoutes: FastifyPluginAsyncZod<{ publisher: PublisherServices }> = async (app, { publisher }) => {
   await app.register(topicsReaderRoutes, { topics: publisher.topics });
-  await app.register(feedsReaderRoutes, { db: publisher.feeds.db, feeds: publisher.feeds.lists, rssFeeds: publisher.rssFeeds });
+  await app.register(feedsReaderRoutes, { feeds: publisher.feeds, rssFeeds: publisher.rssFeeds });
   for (const [name, c] of Object.entries(COLLECTIONS)) recordReaderRoutes(app, c, publisher[name as CollectionName]);
 };
 

@@ -1,6 +1,6 @@
-import type { Db, Executor } from '../../../db/client.js';
+import type { Executor } from '../../../db/client.js';
 import type { ErrorDetail } from '../../../shared/errors.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { zonedInstant } from '../../../shared/timezone.js';
 import { adOpsErrors } from '../ad-ops.errors.js';
@@ -14,14 +14,13 @@ export interface RandomQuery {
 }
 
 export function createAdsService(deps: {
-  db: Db;
   repo: AdsRepository;
   advertiserExists: (executor: Executor, mediaId: string, id: string) => Promise<boolean>;
   categoryExists: (executor: Executor, mediaId: string, id: string) => Promise<boolean>;
   /** The clock of the draw (tests move it across a DST change). */
   now?: () => Date;
 }) {
-  const { db, repo } = deps;
+  const { repo } = deps;
   const now = deps.now ?? (() => new Date());
 
   const load = async (executor: Executor, mediaId: string, id: string) => {
@@ -61,11 +60,11 @@ export function createAdsService(deps: {
 
   return {
     listInAdvertiser: async (ctx: RequestContext, advertiserId: string, query: PagingQuery) => {
-      if (!(await deps.advertiserExists(db, ctx.mediaId, advertiserId))) throw adOpsErrors.advertiserNotFound();
-      return repo.listInAdvertiser(db, ctx.mediaId, advertiserId, query);
+      if (!(await deps.advertiserExists(ctx.db, ctx.mediaId, advertiserId))) throw adOpsErrors.advertiserNotFound();
+      return repo.listInAdvertiser(ctx.db, ctx.mediaId, advertiserId, query);
     },
 
-    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+    get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),
 
     /** Whether the ad is one of the media's (placements and creatives hang under it). */
     exists: async (executor: Executor, mediaId: string, id: string) => (await repo.find(executor, mediaId, id)) !== undefined,
@@ -74,7 +73,7 @@ export function createAdsService(deps: {
     async create(ctx: RequestContext, advertiserId: string, input: AdInput) {
       if (input.advertiser_id !== advertiserId) throw adOpsErrors.advertiserMismatch();
       const window = windowOf(input);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         if (!(await deps.advertiserExists(tx, ctx.mediaId, advertiserId))) throw adOpsErrors.advertiserNotFound();
         await assertCategory(tx, ctx.mediaId, input.category.id);
         const id = await repo.insert(tx, ctx.mediaId, advertiserId, valuesOf(input, window));
@@ -85,7 +84,7 @@ export function createAdsService(deps: {
     /** A full replace; the ad stays with its advertiser (400 when the body names another). */
     async replace(ctx: RequestContext, id: string, input: AdInput) {
       const window = windowOf(input);
-      return db.transaction(async (tx) => {
+      return transaction(ctx, async (tx) => {
         const current = await load(tx, ctx.mediaId, id);
         if (input.advertiser_id !== current.advertiserId) throw adOpsErrors.advertiserMismatch();
         await assertCategory(tx, ctx.mediaId, input.category.id);
@@ -98,7 +97,7 @@ export function createAdsService(deps: {
 
     /** Running ads of the media (or the issue), drawn by priority without repeats. */
     random: (ctx: RequestContext, query: RandomQuery) =>
-      repo.draw(db, {
+      repo.draw(ctx.db, {
         mediaId: ctx.mediaId,
         now: now(),
         issueId: query.issue_id ?? null,

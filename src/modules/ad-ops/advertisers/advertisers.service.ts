@@ -1,5 +1,5 @@
-import type { Db, Executor } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { Executor } from '../../../db/client.js';
+import type { RequestContext } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { adOpsErrors } from '../ad-ops.errors.js';
 import type { AdvertisersRepository } from './advertisers.repository.js';
@@ -12,8 +12,8 @@ const valuesOf = (input: AdvertiserInput) => ({
   isActive: input.is_active,
 });
 
-export function createAdvertisersService(deps: { db: Db; repo: AdvertisersRepository }) {
-  const { db, repo } = deps;
+export function createAdvertisersService(deps: { repo: AdvertisersRepository }) {
+  const { repo } = deps;
 
   const load = async (executor: Executor, mediaId: string, id: string) => {
     const row = await repo.find(executor, mediaId, id);
@@ -22,12 +22,12 @@ export function createAdvertisersService(deps: { db: Db; repo: AdvertisersReposi
   };
 
   return {
-    list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.list(ctx.db, ctx.mediaId, query),
 
     /** The active advertisers (whose ads may run), newest first. */
-    listActive: (ctx: RequestContext, query: PagingQuery) => repo.listActive(db, ctx.mediaId, query),
+    listActive: (ctx: RequestContext, query: PagingQuery) => repo.listActive(ctx.db, ctx.mediaId, query),
 
-    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+    get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),
 
     /** The advertiser exists in the media (404 otherwise): the check before writing its ads. */
     assertExists: async (executor: Executor, mediaId: string, id: string) => {
@@ -35,13 +35,13 @@ export function createAdvertisersService(deps: { db: Db; repo: AdvertisersReposi
     },
 
     create: async (ctx: RequestContext, input: AdvertiserInput) => {
-      const id = await repo.insert(db, ctx.mediaId, valuesOf(input));
-      return load(db, ctx.mediaId, id);
+      const id = await repo.insert(ctx.db, ctx.mediaId, valuesOf(input));
+      return load(ctx.db, ctx.mediaId, id);
     },
 
     replace: async (ctx: RequestContext, id: string, input: AdvertiserInput) => {
-      if (!(await repo.update(db, ctx.mediaId, id, valuesOf(input)))) throw adOpsErrors.advertiserNotFound();
-      return load(db, ctx.mediaId, id);
+      if (!(await repo.update(ctx.db, ctx.mediaId, id, valuesOf(input)))) throw adOpsErrors.advertiserNotFound();
+      return load(ctx.db, ctx.mediaId, id);
     },
   };
 }

@@ -1,6 +1,6 @@
-import type { Db, Executor } from '../../../db/client.js';
+import type { Executor } from '../../../db/client.js';
 import { errors } from '../../../shared/errors.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { StagedFile } from '../../core/index.js';
 import { adOpsErrors } from '../ad-ops.errors.js';
 import { CREATIVES_PER_AD, type CreativesRepository, creativeAggregate } from './creatives.repository.js';
@@ -28,14 +28,13 @@ const valuesOf = (input: CreativeInput) => ({
 });
 
 export function createCreativesService(deps: {
-  db: Db;
   repo: CreativesRepository;
   assets: CreativeAssets;
   adExists: (executor: Executor, mediaId: string, id: string) => Promise<boolean>;
   /** Locks the ad for the rest of the transaction (false when the media has none): creates under it queue. */
   lockAd: (tx: Executor, id: string, mediaId: string) => Promise<boolean>;
 }) {
-  const { db, repo } = deps;
+  const { repo } = deps;
 
   const load = async (executor: Executor, mediaId: string, id: string) => {
     const row = await repo.find(executor, mediaId, id);
@@ -49,14 +48,14 @@ export function createCreativesService(deps: {
 
   return {
     listInAd: async (ctx: RequestContext, adId: string) => {
-      await assertAd(db, ctx.mediaId, adId);
-      return repo.listInAd(db, ctx.mediaId, adId);
+      await assertAd(ctx.db, ctx.mediaId, adId);
+      return repo.listInAd(ctx.db, ctx.mediaId, adId);
     },
 
-    get: (ctx: RequestContext, id: string) => load(db, ctx.mediaId, id),
+    get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),
 
     create: (ctx: RequestContext, adId: string, input: CreativeInput) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         // Locked, so that two creates cannot both pass the count.
         if (!(await deps.lockAd(tx, adId, ctx.mediaId))) throw adOpsErrors.adNotFound();
         if ((await repo.countInAd(tx, adId)) >= CREATIVES_PER_AD) {
@@ -68,12 +67,12 @@ export function createCreativesService(deps: {
     /** A full replace; an image creative keeps its uploaded image, one turned into HTML drops it. */
     replace: async (ctx: RequestContext, id: string, input: CreativeInput) => {
       const values = { ...valuesOf(input), ...(input.kind === 'html' && { imageId: null }) };
-      if (!(await repo.update(db, ctx.mediaId, id, values))) throw adOpsErrors.creativeNotFound();
-      return load(db, ctx.mediaId, id);
+      if (!(await repo.update(ctx.db, ctx.mediaId, id, values))) throw adOpsErrors.creativeNotFound();
+      return load(ctx.db, ctx.mediaId, id);
     },
 
     remove: async (ctx: RequestContext, id: string) => {
-      const deleted = await db.transaction((tx) => creativeAggregate.softDelete(tx, id, ctx.mediaId));
+      const deleted = await transaction(ctx, (tx) => creativeAggregate.softDelete(tx, id, ctx.mediaId));
       if (!deleted) throw adOpsErrors.creativeNotFound();
     },
 
@@ -83,19 +82,19 @@ export function createCreativesService(deps: {
      * bytes, one stored file per content hash).
      */
     async stageImage(ctx: RequestContext, id: string, bytes: Buffer) {
-      const creative = await load(db, ctx.mediaId, id);
+      const creative = await load(ctx.db, ctx.mediaId, id);
       if (creative.kind !== 'image') throw adOpsErrors.creativeNotImage();
       return deps.assets.stage(ctx, bytes);
     },
 
     /** The creative's image from its staged bytes: an asset image of the media named after the creative. */
     async uploadImage(ctx: RequestContext, id: string, staged: StagedFile) {
-      const creative = await load(db, ctx.mediaId, id);
+      const creative = await load(ctx.db, ctx.mediaId, id);
       if (creative.kind !== 'image') throw adOpsErrors.creativeNotImage();
       const { row: asset } = await deps.assets.record(ctx, staged);
       const image = await deps.assets.createImage(ctx, { file_key: asset.fileKey, name: creative.name, gravity: 'center', locales: [] });
-      if (!(await repo.update(db, ctx.mediaId, id, { imageId: image.id }))) throw adOpsErrors.creativeNotFound();
-      return load(db, ctx.mediaId, id);
+      if (!(await repo.update(ctx.db, ctx.mediaId, id, { imageId: image.id }))) throw adOpsErrors.creativeNotFound();
+      return load(ctx.db, ctx.mediaId, id);
     },
   };
 }

@@ -1,5 +1,5 @@
-import type { Db, Executor } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { Executor } from '../../../db/client.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { adOpsErrors } from '../ad-ops.errors.js';
 import type { PlacementsRepository } from './placements.repository.js';
@@ -9,12 +9,11 @@ import type { PlacementInput } from './placements.schemas.js';
 export type IssueCheck = (db: Executor, mediaId: string, issueId: string) => Promise<boolean>;
 
 export function createPlacementsService(deps: {
-  db: Db;
   repo: PlacementsRepository;
   adExists: (executor: Executor, mediaId: string, id: string) => Promise<boolean>;
   issueExists: IssueCheck;
 }) {
-  const { db, repo } = deps;
+  const { repo } = deps;
 
   const assertAd = async (executor: Executor, mediaId: string, adId: string) => {
     if (!(await deps.adExists(executor, mediaId, adId))) throw adOpsErrors.adNotFound();
@@ -22,13 +21,13 @@ export function createPlacementsService(deps: {
 
   return {
     listInAd: async (ctx: RequestContext, adId: string, query: PagingQuery) => {
-      await assertAd(db, ctx.mediaId, adId);
-      return repo.listInAd(db, ctx.mediaId, adId, query);
+      await assertAd(ctx.db, ctx.mediaId, adId);
+      return repo.listInAd(ctx.db, ctx.mediaId, adId, query);
     },
 
     /** Spec "Place an Ad in Issue or Media": 404 for an unknown ad or issue, 409 when it is placed there already. */
     place: (ctx: RequestContext, adId: string, input: PlacementInput) =>
-      db.transaction(async (tx) => {
+      transaction(ctx, async (tx) => {
         await assertAd(tx, ctx.mediaId, adId);
         const issueId = input.target === 'issue' ? input.issue_id : null;
         if (issueId && !(await deps.issueExists(tx, ctx.mediaId, issueId))) {
@@ -39,7 +38,7 @@ export function createPlacementsService(deps: {
       }),
 
     remove: async (ctx: RequestContext, id: string) => {
-      if (!(await repo.remove(db, ctx.mediaId, id))) throw adOpsErrors.placementNotFound();
+      if (!(await repo.remove(ctx.db, ctx.mediaId, id))) throw adOpsErrors.placementNotFound();
     },
   };
 }

@@ -39,7 +39,7 @@ export const apiKeysBackofficeRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysSe
     idempotent: false,
     response: { 201: dataOf(createdApiKeySchema) },
     handler: async (ctx, { body }) => {
-      const { row, secret } = await apiKeys.create(ctx.mediaId, body);
+      const { row, secret } = await apiKeys.issue(ctx, body);
       return one({ ...toApiKey(row), key: secret });
     },
   });

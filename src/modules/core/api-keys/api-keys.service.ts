@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Db, Executor } from '../../../db/client.js';
 import { type CacheBus, createCacheBus } from '../../../shared/cache-bus.js';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../../shared/errors.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, afterCommit } from '../../../shared/context.js';
 import { coreErrors } from '../core.errors.js';
 import { sha256 } from '../../../shared/ids.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
@@ -25,6 +25,10 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export const generateKey = (): string => `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 
+/**
+ * API keys. A method given a context runs on its executor (`ctx.db`); `deps.db` serves what no
+ * request's transaction holds: authentication (before it opens), start-up's and the operator's calls.
+ */
 export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; logger: Logger; cacheBus?: CacheBus }) {
   const { db, repo, logger } = deps;
   // By the secret's hash; an unknown secret is not kept (the failed-authentication throttle bounds those).
@@ -71,6 +75,9 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
     /** A new key of the media; `secret` is made here unless bootstrap names it. */
     create,
 
+    /** A new key of the context's media, in its transaction (a Backoffice write's). */
+    issue: (ctx: RequestContext, input: ApiKeyCreate) => create(ctx.mediaId, input, generateKey(), ctx.db),
+
     /** Makes sure a key with exactly this secret exists as an admin of the media. */
     async ensure(mediaId: string, secret: string, name: string): Promise<ApiKeyRow> {
       const existing = await repo.findByHash(db, sha256(secret));
@@ -94,21 +101,22 @@ export function createApiKeysService(deps: { db: Db; repo: ApiKeysRepository; lo
       return rows;
     },
 
-    list: (ctx: RequestContext, query: PagingQuery) => repo.list(db, ctx.mediaId, query),
+    list: (ctx: RequestContext, query: PagingQuery) => repo.list(ctx.db, ctx.mediaId, query),
 
     /** The operator's list: the keys of a media it names. */
     listOfMedia: (mediaId: string, query: PagingQuery) => repo.list(db, mediaId, query),
 
     async get(ctx: RequestContext, id: string) {
-      const row = await repo.find(db, ctx.mediaId, id);
+      const row = await repo.find(ctx.db, ctx.mediaId, id);
       if (!row) throw coreErrors.apiKeyNotFound();
       return row;
     },
 
     async revoke(ctx: RequestContext, id: string): Promise<void> {
-      const row = await repo.revoke(db, ctx.mediaId, id);
+      const row = await repo.revoke(ctx.db, ctx.mediaId, id);
       if (!row) throw coreErrors.apiKeyNotFound();
-      forget(row.keyHash);
+      // Once committed: a request authenticated meanwhile would cache the key as still live.
+      afterCommit(ctx, () => forget(row.keyHash));
     },
 
     /** The operator's revoke: a key of whichever media owns it. */

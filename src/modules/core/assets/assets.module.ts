@@ -36,6 +36,6 @@ export function createAssetServices(deps: { db: Db; pager: Paginator; logger: Lo
   const storage = createStorage(options.storage);
   const limiter = createLimiter({ concurrency: RENDER_CONCURRENCY, queue: RENDER_QUEUE, busy: coreErrors.transformsBusy });
   const delivery = createAssetDelivery({ db, repo, storage, limiter, logger, publicBaseUrl: options.publicBaseUrl, ...(deps.cacheBus && { cacheBus: deps.cacheBus }) });
-  const assets = createAssetsService({ db, repo, storage, limiter, delivery, tenancy, uploads: options.uploads });
+  const assets = createAssetsService({ repo, storage, limiter, delivery, tenancy, uploads: options.uploads });
   return { assets, delivery, storage };
 }

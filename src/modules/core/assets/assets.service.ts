@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Db, Executor } from '../../../db/client.js';
+import type { Executor } from '../../../db/client.js';
 import { escapeHtml } from '../../../shared/html.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, afterCommit, transaction } from '../../../shared/context.js';
 import { insertOrFind } from '../../../shared/idempotent.js';
 import type { Limiter } from '../../../shared/limiter.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
@@ -38,7 +38,6 @@ const localeEntries = (entries: AssetImageLocaleInput[]) =>
 const labelOf = (filename: string) => filename.split(/[/\\]/).pop()!.trim().slice(0, 300);
 
 export function createAssetsService(deps: {
-  db: Db;
   repo: AssetsRepository;
   storage: Storage;
   limiter: Limiter;
@@ -46,13 +45,16 @@ export function createAssetsService(deps: {
   tenancy: TenancyService;
   uploads: UploadLimits;
 }) {
-  const { db, repo, storage, limiter, delivery, tenancy } = deps;
+  const { repo, storage, limiter, delivery, tenancy } = deps;
 
   const loadImage = async (executor: Executor, mediaId: string, id: string) => {
     const row = await repo.findImage(executor, mediaId, id);
     if (!row) throw coreErrors.assetImageNotFound();
     return row;
   };
+
+  /** Delivery forgets a file once the change to its records has committed (a lookup meanwhile would keep the old answer). */
+  const forgetOnCommit = (ctx: RequestContext, fileKey: string) => afterCommit(ctx, () => delivery.forget(fileKey));
 
   const assetByKey = async (executor: Executor, mediaId: string, fileKey: string) => {
     const asset = await repo.findAssetByKey(executor, mediaId, fileKey);
@@ -68,7 +70,7 @@ export function createAssetsService(deps: {
   async function stage(ctx: RequestContext, bytes: Buffer): Promise<StagedFile> {
     const fileHash = createHash('sha256').update(bytes).digest('hex');
     // Bytes seen before were checked then: no decoding again.
-    const known = await repo.findAssetByHash(db, ctx.mediaId, fileHash);
+    const known = await repo.findAssetByHash(ctx.db, ctx.mediaId, fileHash);
     if (known) return { known };
     const info = await limiter.run(() => inspect(bytes));
     // Stored before the row exists, so a row always has its bytes; a concurrent upload of the
@@ -85,7 +87,7 @@ export function createAssetsService(deps: {
     // A concurrent upload of the same bytes may have written the row meanwhile: then it is found.
     return insertOrFind(
       () =>
-        repo.insertAssetIfAbsent(db, {
+        repo.insertAssetIfAbsent(ctx.db, {
           mediaId: ctx.mediaId,
           fileKey: `${ctx.mediaId}_${file.fileHash}.${EXTENSIONS[info.type]}`,
           fileHash: file.fileHash,
@@ -94,7 +96,7 @@ export function createAssetsService(deps: {
           width: info.width,
           height: info.height,
         }),
-      () => repo.findAssetByHash(db, ctx.mediaId, file.fileHash),
+      () => repo.findAssetByHash(ctx.db, ctx.mediaId, file.fileHash),
     );
   }
 
@@ -104,7 +106,7 @@ export function createAssetsService(deps: {
   async function createImage(ctx: RequestContext, input: AssetImageCreate) {
     const locales = input.locales ?? [];
     await tenancy.assertLocales(ctx.mediaId, locales);
-    const row = await db.transaction(async (tx) => {
+    const row = await transaction(ctx, async (tx) => {
       const asset = await assetByKey(tx, ctx.mediaId, input.file_key);
       const id = await repo.insertImage(tx, {
         mediaId: ctx.mediaId,
@@ -117,7 +119,7 @@ export function createAssetsService(deps: {
       if (locales.length > 0) await imageAggregate.replace(tx, 'locales', id, localeEntries(locales));
       return loadImage(tx, ctx.mediaId, id);
     });
-    delivery.forget(row.fileKey);
+    forgetOnCommit(ctx, row.fileKey);
     return row;
   }
 
@@ -133,24 +135,24 @@ export function createAssetsService(deps: {
     },
 
     getAsset: async (ctx: RequestContext, id: string) => {
-      const row = await repo.findAsset(db, ctx.mediaId, id);
+      const row = await repo.findAsset(ctx.db, ctx.mediaId, id);
       if (!row) throw coreErrors.assetNotFound();
       return row;
     },
 
-    listImages: (ctx: RequestContext, query: PagingQuery) => repo.listImages(db, ctx.mediaId, query),
+    listImages: (ctx: RequestContext, query: PagingQuery) => repo.listImages(ctx.db, ctx.mediaId, query),
 
-    getImage: (ctx: RequestContext, id: string) => loadImage(db, ctx.mediaId, id),
+    getImage: (ctx: RequestContext, id: string) => loadImage(ctx.db, ctx.mediaId, id),
 
     /** The newest live image record of the file (two records may share one file). */
     async imageByKey(ctx: RequestContext, fileKey: string) {
-      const row = await repo.imageByKey(db, ctx.mediaId, fileKey);
+      const row = await repo.imageByKey(ctx.db, ctx.mediaId, fileKey);
       if (!row) throw coreErrors.assetImageNotFound();
       return row;
     },
 
     async imageByHash(ctx: RequestContext, fileHash: string) {
-      const row = await repo.imageByHash(db, ctx.mediaId, fileHash);
+      const row = await repo.imageByHash(ctx.db, ctx.mediaId, fileHash);
       if (!row) throw coreErrors.assetImageNotFound();
       return row;
     },
@@ -160,8 +162,8 @@ export function createAssetsService(deps: {
     /** Updates fields; `locales`, when given, is the complete set of live entries. */
     async updateImage(ctx: RequestContext, id: string, patch: AssetImageUpdate) {
       if (patch.locales) await tenancy.assertLocales(ctx.mediaId, patch.locales);
-      const before = await repo.imageFileKey(db, ctx.mediaId, id);
-      const row = await db.transaction(async (tx) => {
+      const before = await repo.imageFileKey(ctx.db, ctx.mediaId, id);
+      const row = await transaction(ctx, async (tx) => {
         if (!(await imageAggregate.lock(tx, id, ctx.mediaId))) throw coreErrors.assetImageNotFound();
         const asset = patch.file_key === undefined ? undefined : await assetByKey(tx, ctx.mediaId, patch.file_key);
         await repo.updateImage(tx, id, {
@@ -172,25 +174,25 @@ export function createAssetsService(deps: {
         if (patch.locales) await imageAggregate.replace(tx, 'locales', id, localeEntries(patch.locales));
         return loadImage(tx, ctx.mediaId, id);
       });
-      if (before) delivery.forget(before);
-      delivery.forget(row.fileKey);
+      if (before) forgetOnCommit(ctx, before);
+      forgetOnCommit(ctx, row.fileKey);
       return row;
     },
 
     /** Soft delete of the record and its locale entries; its file is no longer delivered unless another live record uses it. */
     async removeImage(ctx: RequestContext, id: string): Promise<void> {
-      const deleted = await db.transaction((tx) => imageAggregate.softDelete(tx, id, ctx.mediaId));
+      const deleted = await transaction(ctx, (tx) => imageAggregate.softDelete(tx, id, ctx.mediaId));
       if (!deleted) throw coreErrors.assetImageNotFound();
-      const fileKey = await repo.imageFileKey(db, ctx.mediaId, id);
-      if (fileKey) delivery.forget(fileKey);
+      const fileKey = await repo.imageFileKey(ctx.db, ctx.mediaId, id);
+      if (fileKey) forgetOnCommit(ctx, fileKey);
     },
 
     async restoreImage(ctx: RequestContext, id: string) {
-      const row = await db.transaction(async (tx) => {
+      const row = await transaction(ctx, async (tx) => {
         if ((await imageAggregate.restore(tx, id, ctx.mediaId)) === 'not_found') throw coreErrors.assetImageNotFound();
         return loadImage(tx, ctx.mediaId, id);
       });
-      delivery.forget(row.fileKey);
+      forgetOnCommit(ctx, row.fileKey);
       return row;
     },
 
@@ -200,7 +202,7 @@ export function createAssetsService(deps: {
      */
     async uploadForReader(ctx: RequestContext, input: { staged: StagedFile; filename: string; name?: string | undefined; credit?: string | undefined; caption?: string | undefined }) {
       const { row: asset } = await record(ctx, input.staged);
-      const media = await tenancy.getMedia(ctx.mediaId);
+      const media = await tenancy.getMedia(ctx);
       const caption = input.caption ? { html: escapeHtml(input.caption), text: input.caption } : null;
       const locales = input.credit || caption ? [{ locale: media.defaultLocale, credit: input.credit ?? null, caption_html: caption }] : [];
       return createImage(ctx, {

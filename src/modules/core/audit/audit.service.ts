@@ -5,7 +5,7 @@ import type { JobRunner } from '../../../db/job-queue.js';
 import { aggregate } from '../../../shared/aggregate.js';
 import { errors } from '../../../shared/errors.js';
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/context.js';
 import type { Paginator } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { apiKeys } from '../api-keys/api-keys.table.js';
@@ -41,12 +41,15 @@ export interface AuditQuery extends PagingQuery {
   to?: Date | undefined;
 }
 
-/** The audit log: written by the Backoffice's writes (audit.writes.ts), read by admins, pruned by age. */
+/**
+ * The audit log: written by the Backoffice's writes (audit.writes.ts), read by admins, pruned by
+ * age. The prune is a job of its own, on the database (`deps.db`), outside any request.
+ */
 export function createAuditService(deps: { db: Db; pager: Paginator; jobs: JobRunner; retentionDays: number }) {
   const { db, pager } = deps;
   const cutoff = (now: Date) => new Date(now.getTime() - deps.retentionDays * DAY_MS);
   const service = {
-    /** Inserts one entry on `db` (the write's transaction), the key's name read in the same statement. */
+    /** Inserts one entry on `executor` (the write's transaction), the key's name read in the same statement. */
     async record(executor: Executor, entry: AuditEntry): Promise<void> {
       await executor.execute(sql`
         insert into ${auditLog} (id, media_id, key_id, key_name, operation_id, action, record_kind, record_id, fields)
@@ -64,7 +67,7 @@ export function createAuditService(deps: { db: Db; pager: Paginator; jobs: JobRu
       if (query.from) parts.push(['f', sql`${auditLog.insertedAt} >= ${sql.placeholder('f_f')}::timestamptz`, query.from.toISOString()]);
       if (query.to) parts.push(['t', sql`${auditLog.insertedAt} < ${sql.placeholder('f_t')}::timestamptz`, query.to.toISOString()]);
       const filter = namedFilter(parts);
-      return entries.page(pager, db, ctx.mediaId, query, filter ? { filter } : {});
+      return entries.page(pager, ctx.db, ctx.mediaId, query, filter ? { filter } : {});
     },
 
     /** Deletes the entries older than the retention (AUDIT_RETENTION_DAYS); answers how many went. */

@@ -1,7 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../../db/client.js';
-import { inRequestTransaction } from '../../../db/request-transaction.js';
-import type { RequestContext } from '../../../shared/context.js';
+import { type RequestContext, transaction } from '../../../shared/context.js';
 import { writeEffect } from '../../../shared/http/effects.js';
 import type { AuditService } from './audit.service.js';
 import { routeOf } from '../../../shared/http/route-options.js';
@@ -24,10 +22,10 @@ export function fieldsOf(body: unknown): string[] {
  * transaction; a handler that throws rolls both back. The record, its id and the action are the
  * route's declared `record` (shared/http/effects.ts), as its webhook event's are.
  */
-export function auditedWrites(db: Db, audit: AuditService) {
+export function auditedWrites(audit: AuditService) {
   return (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext, work: (ctx: RequestContext) => Promise<unknown>): Promise<unknown> =>
-    inRequestTransaction(db, async (scope) => {
-      const result = await work({ ...ctx, db: scope.tx, tx: scope });
+    transaction(ctx, async (tx, txCtx) => {
+      const result = await work(txCtx);
       const status = reply.statusCode;
       if (!req.principal || status < 200 || status >= 300) return result;
       const { config } = routeOf(req);
@@ -40,7 +38,7 @@ export function auditedWrites(db: Db, audit: AuditService) {
         params: (req.params ?? {}) as Record<string, string>,
         answerId: typeof answerId === 'string' ? answerId : undefined,
       });
-      await audit.record(scope.tx, {
+      await audit.record(tx, {
         mediaId: req.principal.mediaId,
         keyId: req.principal.keyId,
         operationId: config.operationId ?? `${req.method} ${routeOf(req).url}`,

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/client.js';
+import { systemContext } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import type { ApiKeyCreate } from '../api-keys/api-keys.schemas.js';
@@ -16,7 +17,7 @@ export interface MediaProvision {
 /**
  * What the deployment's operator does, across medias: create a media with its first admin key,
  * list medias, issue, list and revoke any media's keys. The CLI and /operator/v1 both call these;
- * no media's own key reaches them.
+ * no media's own key reaches them, and no request transaction holds them: they run on the database.
  */
 export function createProvisioningService(deps: { db: Db; tenancy: TenancyService; apiKeys: ApiKeysService }) {
   const { db, tenancy, apiKeys } = deps;
@@ -40,13 +41,13 @@ export function createProvisioningService(deps: { db: Db; tenancy: TenancyServic
 
     /** A new key of the media (404 media_not_found when there is none); its secret is answered once. */
     async createKey(mediaId: string, input: ApiKeyCreate) {
-      await tenancy.getMedia(mediaId);
+      await tenancy.getMedia(systemContext(db, mediaId));
       return apiKeys.create(mediaId, input);
     },
 
     /** The media's keys, revoked ones too, newest first (404 media_not_found when there is none); never a secret. */
     async listKeys(mediaId: string, query: PagingQuery) {
-      await tenancy.getMedia(mediaId);
+      await tenancy.getMedia(systemContext(db, mediaId));
       return apiKeys.listOfMedia(mediaId, query);
     },
 

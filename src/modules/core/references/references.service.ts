@@ -1,6 +1,5 @@
-import type { Db } from '../../../db/client.js';
 import { newId } from '../../../db/columns.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/context.js';
 import { coreErrors } from '../core.errors.js';
 import type { ReferencesRepository } from './references.repository.js';
 import { type ReferenceCreate, parseRef } from './references.schemas.js';
@@ -12,11 +11,11 @@ const keyOf = (ref: string) => {
   return key;
 };
 
-export function createReferencesService(deps: { db: Db; repo: ReferencesRepository }) {
-  const { db, repo } = deps;
+export function createReferencesService(deps: { repo: ReferencesRepository }) {
+  const { repo } = deps;
   return {
     async create(ctx: RequestContext, input: ReferenceCreate) {
-      const row = await repo.insert(db, {
+      const row = await repo.insert(ctx.db, {
         mediaId: ctx.mediaId,
         provider: input.provider,
         id: input.id?.toLowerCase() ?? newId(),
@@ -28,19 +27,19 @@ export function createReferencesService(deps: { db: Db; repo: ReferencesReposito
     },
 
     async get(ctx: RequestContext, ref: string) {
-      const row = await repo.find(db, ctx.mediaId, keyOf(ref));
+      const row = await repo.find(ctx.db, ctx.mediaId, keyOf(ref));
       if (!row) throw coreErrors.referenceNotFound();
       return row;
     },
 
     async remove(ctx: RequestContext, ref: string): Promise<void> {
-      if (!(await repo.remove(db, ctx.mediaId, keyOf(ref)))) throw coreErrors.referenceNotFound();
+      if (!(await repo.remove(ctx.db, ctx.mediaId, keyOf(ref)))) throw coreErrors.referenceNotFound();
     },
 
     /** The references among `refs` that exist, in the order asked, each once. */
     async lookup(ctx: RequestContext, refs: string[]) {
       const wanted = [...new Set(refs.map((r) => `${parseRef(r)!.provider}:${parseRef(r)!.id}`))];
-      const rows = await repo.findMany(db, ctx.mediaId, wanted.map((r) => parseRef(r)!));
+      const rows = await repo.findMany(ctx.db, ctx.mediaId, wanted.map((r) => parseRef(r)!));
       const byRef = new Map(rows.map((row) => [`${row.provider}:${row.id}`, row]));
       return wanted.flatMap((r) => byRef.get(r) ?? []);
     },

@@ -25,7 +25,7 @@ export const tenancyBackofficeRoutes: FastifyPluginAsyncZod<{ tenancy: TenancySe
     tag: coreTags.media,
     access: { permission: 'core:read' },
     response: { 200: dataOf(mediaSchema) },
-    handler: async (ctx) => one(toMedia(await tenancy.getMedia(ctx.mediaId))),
+    handler: async (ctx) => one(toMedia(await tenancy.getMedia(ctx))),
   });
 
   route(app, {

@@ -1,6 +1,6 @@
 import { type CacheBus, createCacheBus } from '../../../shared/cache-bus.js';
 import type { Db, Executor } from '../../../db/client.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import { type RequestContext, afterCommit } from '../../../shared/context.js';
 import { coreErrors } from '../core.errors.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import type { MediaUpdate, StatusCreate, WorkspaceCreate, WorkspaceUpdate } from './tenancy.schemas.js';
@@ -23,6 +23,10 @@ export interface NewMedia {
   siteUrl?: string | null;
 }
 
+/**
+ * Medias, their workspaces and statuses. A method given a context runs on its executor (`ctx.db`);
+ * `deps.db` serves what no request's transaction holds: the cached lookups, start-up's and the operator's calls.
+ */
 export function createTenancyService(deps: { db: Db; repo: TenancyRepository; cacheBus?: CacheBus }) {
   const { db, repo } = deps;
 
@@ -30,8 +34,8 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
   const cache = new LoadingCache<string, MediaRow>({ entries: 10_000, ttl: 30_000, load: (mediaId) => repo.findMedia(db, mediaId) });
   const forget = (deps.cacheBus ?? createCacheBus()).channel('media', cache);
 
-  const loadMedia = async (mediaId: string): Promise<MediaRow> => {
-    const row = await repo.findMedia(db, mediaId);
+  const loadMedia = async (ctx: RequestContext): Promise<MediaRow> => {
+    const row = await repo.findMedia(ctx.db, ctx.mediaId);
     if (!row) throw coreErrors.mediaNotFound();
     return row;
   };
@@ -46,6 +50,7 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
   };
 
   return {
+    /** The context's media (404 media_not_found when there is none). */
     getMedia: loadMedia,
 
     /** The media, cached for a few seconds: for defaults such as the fallback locale. */
@@ -82,39 +87,40 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
 
     async updateMedia(ctx: RequestContext, patch: MediaUpdate) {
       const mediaId = ctx.mediaId;
-      const current = await loadMedia(mediaId);
+      const current = await loadMedia(ctx);
       const locales = patch.locales ? [...new Set(patch.locales)] : current.locales;
       const defaultLocale = patch.default_locale ?? current.defaultLocale;
       if (!locales.includes(defaultLocale)) {
         throw coreErrors.invalidDefaultLocale([{ path: 'default_locale', message: `must be one of ${locales.join(', ')}` }]);
       }
       const siteUrl = patch.site_url === undefined ? current.siteUrl : patch.site_url;
-      const row = await repo.updateMedia(db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales, siteUrl });
+      const row = await repo.updateMedia(ctx.db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales, siteUrl });
       if (!row) throw coreErrors.mediaNotFound();
-      forget(mediaId);
+      // Once committed: forgotten earlier, a read meanwhile could cache the row as it was.
+      afterCommit(ctx, () => forget(mediaId));
       return row;
     },
 
-    listWorkspaces: (ctx: RequestContext, query: PagingQuery) => repo.listWorkspaces(db, ctx.mediaId, query),
+    listWorkspaces: (ctx: RequestContext, query: PagingQuery) => repo.listWorkspaces(ctx.db, ctx.mediaId, query),
 
     async getWorkspace(ctx: RequestContext, id: string) {
-      const row = await repo.findWorkspace(db, ctx.mediaId, id);
+      const row = await repo.findWorkspace(ctx.db, ctx.mediaId, id);
       if (!row) throw coreErrors.workspaceNotFound();
       return row;
     },
 
-    createWorkspace: (ctx: RequestContext, input: WorkspaceCreate) => repo.insertWorkspace(db, { mediaId: ctx.mediaId, ...input }),
+    createWorkspace: (ctx: RequestContext, input: WorkspaceCreate) => repo.insertWorkspace(ctx.db, { mediaId: ctx.mediaId, ...input }),
 
     async updateWorkspace(ctx: RequestContext, id: string, patch: WorkspaceUpdate) {
-      const row = await repo.updateWorkspace(db, ctx.mediaId, id, patch);
+      const row = await repo.updateWorkspace(ctx.db, ctx.mediaId, id, patch);
       if (!row) throw coreErrors.workspaceNotFound();
       return row;
     },
 
-    listStatuses: (ctx: RequestContext, query: PagingQuery) => repo.listStatuses(db, ctx.mediaId, query),
+    listStatuses: (ctx: RequestContext, query: PagingQuery) => repo.listStatuses(ctx.db, ctx.mediaId, query),
 
     async createStatus(ctx: RequestContext, input: StatusCreate) {
-      const [row] = await repo.insertStatuses(db, [
+      const [row] = await repo.insertStatuses(ctx.db, [
         { mediaId: ctx.mediaId, key: input.key, name: input.name, isPublished: input.is_published },
       ]);
       return row!;

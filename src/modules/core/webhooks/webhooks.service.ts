@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { newId } from '../../../db/columns.js';
 import type { Db } from '../../../db/client.js';
 import type { JobRunner } from '../../../db/job-queue.js';
-import type { RequestContext } from '../../../shared/http/route.js';
+import type { RequestContext } from '../../../shared/context.js';
 import type { Paginator } from '../../../shared/paging.js';
 import { recordService } from '../../../shared/record/index.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
@@ -43,6 +43,8 @@ interface WebhookBody {
  * database job queue, signed as Standard Webhooks say, retried with exponential backoff for a day.
  */
 export function createWebhooksService(deps: { db: Db; pager: Paginator; jobs: JobRunner; options: WebhooksOptions }) {
+  // The database, for the work no request holds: the deliveries' tries and prune (jobs), and `emit`
+  // (once a write's answer has left, its transaction committed).
   const { db, pager, options } = deps;
   const records = recordService<typeof webhooks, NoParts>({ db, pager }, { agg: webhookAggregate, notFound: coreErrors.webhookNotFound, conflict: coreErrors.webhookConflict });
 
@@ -117,7 +119,7 @@ export function createWebhooksService(deps: { db: Db; pager: Paginator; jobs: Jo
     /** A webhook's deliveries, newest first, each with its tries. */
     async deliveries(ctx: RequestContext, webhookId: string, query: PagingQuery) {
       await records.get(ctx, webhookId);
-      return deliveryAggregate.page(pager, db, ctx.mediaId, query, {
+      return deliveryAggregate.page(pager, ctx.db, ctx.mediaId, query, {
         filter: { name: 'webhook', where: sql`${webhookDeliveries.webhookId} = ${sql.placeholder('webhook')}`, params: { webhook: webhookId } },
       });
     },
@@ -125,10 +127,10 @@ export function createWebhooksService(deps: { db: Db; pager: Paginator; jobs: Jo
     /** Sends a delivery again now (same event id and payload), retried for another day when it fails. */
     async redeliver(ctx: RequestContext, webhookId: string, deliveryId: string) {
       await records.get(ctx, webhookId);
-      const [reopened] = await repo.reopen(db, ctx.mediaId, webhookId, deliveryId, new Date(Date.now() + RETRY_WINDOW_MS));
+      const [reopened] = await repo.reopen(ctx.db, ctx.mediaId, webhookId, deliveryId, new Date(Date.now() + RETRY_WINDOW_MS));
       if (!reopened) throw coreErrors.webhookDeliveryNotFound();
       await queue.send({ deliveryId }, { ctx });
-      const row = await deliveryAggregate.find(db, deliveryId, ctx.mediaId);
+      const row = await deliveryAggregate.find(ctx.db, deliveryId, ctx.mediaId);
       return row!;
     },
 

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import { z } from 'zod';
-import type { Db } from '../../../db/client.js';
+import type { Executor } from '../../../db/client.js';
 import { escapeHtml } from '../../../shared/html.js';
 import { sendConditional } from '../../../shared/http/conditional.js';
 import { type MediaInfo, pickLocale } from '../../../shared/http/reader.js';
@@ -45,21 +45,21 @@ const isWebUrl = (url: string | null): url is string => url !== null && /^https?
 const webUrlOf = (kind: string, record: { id: string; canonicalUrl: string | null }, site: string | null): string | null =>
   isWebUrl(record.canonicalUrl) ? record.canonicalUrl : site ? `${site.replace(/\/+$/, '')}/${kind}/${record.id}` : null;
 
-export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: PublisherDeps['feeds']; rssFeeds: DeclaredService }> = async (
+export const feedsReaderRoutes: FastifyPluginAsyncZod<{ feeds: PublisherDeps['feeds']; rssFeeds: DeclaredService }> = async (
   app,
-  { db, feeds, rssFeeds },
+  { feeds, rssFeeds },
 ) => {
-  const linksOf = (kind: SitemapKind, media: string, page: LinkPage) =>
+  const linksOf = (db: Executor, kind: SitemapKind, media: string, page: LinkPage) =>
     kind === 'contents' ? feeds.contentLinks(db, media, page) : feeds.profileLinks(db, media, kind, page);
 
   /**
    * The files of a kind: each file's links, 50,000 at most, walked by id: the published records with a
    * web URL, which is every one when the media has a website, else those with a canonical URL.
    */
-  async function* files(kind: SitemapKind, media: MediaInfo): AsyncGenerator<SitemapLink[]> {
+  async function* files(ctx: RequestContext, kind: SitemapKind, media: MediaInfo): AsyncGenerator<SitemapLink[]> {
     let afterId: string | undefined;
     for (;;) {
-      const links = await linksOf(kind, media.id, { ...(afterId && { afterId }), limit: SITEMAP_LIMIT, canonicalOnly: !media.siteUrl });
+      const links = await linksOf(ctx.db, kind, media.id, { ...(afterId && { afterId }), limit: SITEMAP_LIMIT, canonicalOnly: !media.siteUrl });
       if (links.length === 0) return;
       yield links;
       if (links.length < SITEMAP_LIMIT) return;
@@ -98,7 +98,7 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
       // The feed's website before the media's; without either, the API's origin as before.
       const site = feed.siteUrl ?? req.media.siteUrl;
       const language = meta.current ?? req.media.defaultLocale;
-      const items = await feeds.contents(db, ctx.mediaId, { categoryIds: feed.categoryIds, templateIds: feed.templateIds, limit: feed.limit });
+      const items = await feeds.contents(ctx.db, ctx.mediaId, { categoryIds: feed.categoryIds, templateIds: feed.templateIds, limit: feed.limit });
       const self = selfUrl(req.linkOrigin, `/rss/${feed.id}`, ctx.mediaId);
       const updated = newest([feed.updatedAt, ...items.map((i) => i.updatedAt)]);
       const channel = {
@@ -129,12 +129,12 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
       querystring: z.object({ media_id: mediaId, page: queryInt(1, 100_000).optional().describe('The file, from 1 (default)') }),
       response: { 200: xml('application/xml', 'A sitemaps.org urlset') },
       errors: [404],
-      handler: async (_ctx, { query }, reply) => {
+      handler: async (ctx, { query }, reply) => {
         const media = reply.request.media;
         const page = query.page ?? 1;
         let links: SitemapLink[] = [];
         let n = 0;
-        for await (const file of files(kind, media)) {
+        for await (const file of files(ctx, kind, media)) {
           if (++n === page) {
             links = file;
             break;
@@ -165,7 +165,7 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ db: Db; feeds: Publisher
       const entries: Array<{ url: string; lastmod?: string }> = [];
       for (const kind of SITEMAP_KINDS) {
         let n = 0;
-        for await (const file of files(kind, req.media)) {
+        for await (const file of files(ctx, kind, req.media)) {
           n++;
           const lastmod = newest(file.map((l) => l.updatedAt));
           entries.push({ url: selfUrl(req.linkOrigin, `/sitemaps/${kind}.xml`, ctx.mediaId, n > 1 ? `&page=${n}` : ''), ...(lastmod && { lastmod: lastmod.toISOString() }) });
