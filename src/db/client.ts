@@ -9,7 +9,6 @@ import type { Logger } from 'pino';
 import { SEARCH_SESSION_SETTINGS } from '../shared/search.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { routeReads } from './read-replica.js';
-import { transactional } from './request-transaction.js';
 
 /** The database as the modules see it: the same API on PostgreSQL and PGlite. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -51,7 +50,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     const pool = createPool(options.databaseUrl, options.poolSize ?? 10, options.logger);
     const readPool = options.readDatabaseUrl ? createPool(options.readDatabaseUrl, options.poolSize ?? 10, options.logger) : undefined;
     if (readPool) routeReads(pool, readPool);
-    const db = transactional(drizzlePg(pool) as unknown as Db);
+    const db = drizzlePg(pool) as unknown as Db;
     return {
       db,
       kind: 'postgres',
@@ -86,7 +85,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     lock?.release();
     throw err;
   }
-  const db = transactional(drizzlePglite(client) as unknown as Db);
+  const db = drizzlePglite(client) as unknown as Db;
   return {
     db,
     kind: 'pglite',

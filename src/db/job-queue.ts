@@ -2,7 +2,6 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from './client.js';
 import type { RequestContext } from '../shared/context.js';
-import { afterCommit } from './request-transaction.js';
 
 interface PgliteLike {
   query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
@@ -138,8 +137,6 @@ export function createJobRunner(deps: { db: Db; logger: Logger }) {
               deps.logger.warn({ err: { message: err instanceof Error ? err.message : String(err) }, queue: name }, 'job not queued'),
             );
           if (options.ctx?.tx) return void options.ctx.tx.afterCommit.push(() => void queued());
-          // The ambient request transaction, while services still reach it through the database handle.
-          if (afterCommit(() => void queued())) return;
           await sendNow(data, options.at);
         },
       };

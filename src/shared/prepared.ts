@@ -1,5 +1,4 @@
 import { describedRows } from '../internals/index.js';
-import { executorOf } from '../db/request-transaction.js';
 
 /** A prepared statement as the repositories use it: run with named parameters. */
 export interface Prepared<Row> {
@@ -20,20 +19,19 @@ export const rowsAsSelected = <Row>(statement: Prepared<Row>, params: Record<str
  * Hot queries are built once per executor and key instead of on every request (Drizzle would
  * build the same SQL text on every call; PostgreSQL then also plans a named statement only
  * once per connection). Executors are held weakly, so a transaction's statements go with it
- * (a request transaction's too: the `transactional` handle stands for the executor it runs on now).
+ * (a request's transaction is the executor its context hands the statements).
  * `get` then `set` on a miss, so that a hit allocates nothing (not even a builder closure).
  */
 export class StatementCache {
   private readonly byExecutor = new WeakMap<object, Map<string, Prepared<unknown>>>();
 
   get<Row>(executor: object, key: string): Prepared<Row> | undefined {
-    return this.byExecutor.get(executorOf(executor))?.get(key) as Prepared<Row> | undefined;
+    return this.byExecutor.get(executor)?.get(key) as Prepared<Row> | undefined;
   }
 
   set<Row>(executor: object, key: string, statement: Prepared<Row>): Prepared<Row> {
-    const on = executorOf(executor);
-    let statements = this.byExecutor.get(on);
-    if (!statements) this.byExecutor.set(on, (statements = new Map()));
+    let statements = this.byExecutor.get(executor);
+    if (!statements) this.byExecutor.set(executor, (statements = new Map()));
     statements.set(key, statement as Prepared<unknown>);
     return statement;
   }

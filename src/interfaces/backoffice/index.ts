@@ -8,7 +8,6 @@ import { webhookEventHooks } from '../../modules/core/index.js';
 import { apiKeyAuth } from '../../plugins/api-key-auth.js';
 import type { AuthFailureThrottle } from '../../plugins/auth-failures.js';
 import { applyCors } from '../../plugins/cors.js';
-import { asRequestTransaction } from '../../db/request-transaction.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { recordRoutes } from '../../shared/http/route-table.js';
 import { checkIfMatch, declaredVersions, ifMatchHeader, validators } from '../../shared/http/conditional.js';
@@ -36,15 +35,13 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, optio
   const ifMatch = checkIfMatch(versions);
   // Each successful write emits its record event and purge to the media's webhooks, once the answer has left.
   const events = webhookEventHooks(services.core.webhooks.emit, app.log, versions);
-  // One transaction per write: If-Match checked first, then the work, then its audit entry. The
-  // services that do not yet take it from their context (ctx.db) reach it through their database handle.
+  // One transaction per write, given to the work in its context (ctx.db, ctx.tx): If-Match checked
+  // first, then the work, then its audit entry.
   const writes = (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext, work: (ctx: RequestContext) => Promise<unknown>) =>
-    services.core.auditedWrites(req, reply, ctx, (txCtx) =>
-      asRequestTransaction(txCtx.tx!, async () => {
-        await ifMatch(req, reply, txCtx);
-        return events.around(req, reply, txCtx, work);
-      }),
-    );
+    services.core.auditedWrites(req, reply, ctx, async (txCtx) => {
+      await ifMatch(req, reply, txCtx);
+      return events.around(req, reply, txCtx, work);
+    });
   app.addHook('onReady', async () => versions.check());
   app.addHook('onRoute', (route) => {
     // Fail at start-up rather than ship a route nobody thought to protect.

@@ -8,7 +8,7 @@ import { type Client, type SeededMedia, client, seedMedia } from '../../setup/fa
 // A conditional write locks its record's row in the request's transaction before the service
 // runs. The services of docs and community write on that transaction (ctx), so the write goes
 // through; a service writing on a transaction of its own would wait for that lock until the
-// request's transaction ended, which it never does (run with MPS_NO_AMBIENT_TX=1 to see it).
+// request's transaction ended, which it never does.
 
 let ctx: TestContext;
 let media: SeededMedia;
