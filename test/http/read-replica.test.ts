@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { type Database, createDatabase } from '../../src/db/client.js';
 import { type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
-import { type TestDatabase, createTestApp, createTestDatabase, testConfig } from '../setup/app.js';
+import { type TestDatabase, asReadOnlyReplica, createTestApp, createTestDatabase, testConfig } from '../setup/app.js';
 import { onConnection } from '../setup/global-setup.js';
 import { clientToken, readerClient, registerClient } from '../setup/reader.js';
 
@@ -30,8 +30,8 @@ describe('which routes read the replica (DATABASE_READ_URL)', () => {
   });
 });
 
-// The replica is the same database reached through a second pool (its own application_name):
-// what is counted is which pool each query took.
+// The replica is the same database reached through a second pool (its own application_name, its
+// sessions read-only as a standby's): what is counted is which pool each query took.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('DATABASE_READ_URL on PostgreSQL', () => {
   let clone: TestDatabase;
   let database: Database;
@@ -46,9 +46,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('DATABASE_READ_URL on PostgreSQL
     const url = (clone.database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
     await clone.database.close();
     cloneName = new URL(url).pathname.slice(1);
-    const readUrl = new URL(url);
-    readUrl.searchParams.set('application_name', 'mps-read-replica');
-    database = await createDatabase({ databaseUrl: url, readDatabaseUrl: readUrl.toString(), poolSize: 4 });
+    database = await createDatabase({ databaseUrl: url, readDatabaseUrl: asReadOnlyReplica(url), poolSize: 4 });
     database.pool!.on('acquire', () => taken.primary++);
     database.readPool!.on('acquire', () => taken.replica++);
     app = await buildApp({ config: testConfig(), database });
