@@ -3,6 +3,7 @@ import { type App, buildApp } from '../../src/app.js';
 import { type Database, createDatabase } from '../../src/db/client.js';
 import { type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
 import { type TestDatabase, asReadOnlyReplica, createTestApp, createTestDatabase, testConfig } from '../setup/app.js';
+import { createContent, docsFixture } from '../setup/docs.js';
 import { onConnection } from '../setup/global-setup.js';
 import { clientToken, readerClient, registerClient } from '../setup/reader.js';
 
@@ -81,6 +82,37 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('DATABASE_READ_URL on PostgreSQL
       [cloneName],
     );
     expect(rows[0]!.n).toBeGreaterThan(0);
+  });
+
+  it("a Reader page's items and the assocs it names are read on the replica, not the primary", async () => {
+    const api = client(app, media.keys.admin);
+    const category = await createCategory(api);
+    const fx = await docsFixture(api, media.workspaceId);
+    await createContent(api, fx, { published_at: new Date(Date.now() - 60_000).toISOString(), content_categories: [{ category_id: category.id }] });
+    const texts = { primary: [] as string[], replica: [] as string[] };
+    const capture = (pool: { query: (...args: unknown[]) => unknown }, into: string[]) => {
+      const own = pool.query;
+      pool.query = function (this: unknown, ...args: unknown[]) {
+        const [first] = args;
+        into.push(typeof first === 'string' ? first : (first as { text: string }).text);
+        return own.apply(this, args);
+      };
+      return () => (pool.query = own);
+    };
+    const restore = [capture(database.pool as never, texts.primary), capture(database.readPool as never, texts.replica)];
+    try {
+      const res = await readerClient(app, media.mediaId, token).get('/api/media/v1/contents');
+      expect(res.statusCode).toBe(200);
+      expect(res.json().assocs.categories.map((c: { id: string }) => c.id)).toEqual([category.id]);
+      expect(res.json().assocs.templates.map((t: { id: string }) => t.id)).toEqual([fx.templateId]);
+    } finally {
+      for (const undo of restore) undo();
+    }
+    const reads = (texts: string[], table: string) => texts.filter((t) => new RegExp(`from "${table}"`).test(t)).length;
+    for (const table of ['contents', 'categories', 'templates']) {
+      expect(reads(texts.replica, table), table).toBeGreaterThan(0);
+      expect(reads(texts.primary, table), table).toBe(0);
+    }
   });
 
   it('writes, Backoffice reads and the auth before a Reader read stay on the primary', async () => {
