@@ -123,8 +123,8 @@ export async function prepareCommunityBench(options: {
     captureQueries(options.driver, async () => {
       const page = await profiles.search(ctx, 'people', { limit: 20, q, locale: undefined, ...filters } as never, media.locales);
       const view = { locale: undefined, fallback: 'en', collect: {} } as never;
-      await app.services.community.categorySummaries(mediaId, [...new Set(page.items.flatMap((r) => r.categories.map((c) => c.categoryId)))], view);
-      await app.services.community.profileTypes.summaries(mediaId, [...new Set(page.items.map((r) => r.profileTypeId))], view, media.locales);
+      await app.services.community.categorySummaries(ctx.db, mediaId, [...new Set(page.items.flatMap((r) => r.categories.map((c) => c.categoryId)))], view);
+      await app.services.community.profileTypes.summaries(ctx.db, mediaId, [...new Set(page.items.map((r) => r.profileTypeId))], view, media.locales);
     });
   const statements: Record<keyof typeof paths, CapturedQuery[]> = {
     common: await captureSearch(COMMON_NAME, {}),

@@ -282,8 +282,8 @@ export async function prepareContentsBench(options: {
       await captureQueries(options.driver, async () => {
         const page = await contents.listPublished(ctx, pageQuery);
         const categoryIds = [...new Set(page.items.flatMap((r) => r.categories.map((c) => c.categoryId)))];
-        await docs.categorySummaries(mediaId, categoryIds, { ...view, collect: {} } as never);
-        await docs.templates.summaries(mediaId, [...new Set(page.items.map((r) => r.templateId))]);
+        await docs.categorySummaries(ctx.db, mediaId, categoryIds, { ...view, collect: {} } as never);
+        await docs.templates.summaries(ctx.db, mediaId, [...new Set(page.items.map((r) => r.templateId))]);
       }),
     );
   };

@@ -102,8 +102,8 @@ export async function prepareMagazinesBench(options: {
   const view = { locale: undefined, fallback: 'en', collect: {} } as never;
   const readerCaptured = await captureQueries(options.driver, async () => {
     const page = await issues.publishedSectionContents(ctx, sample, { limit: PAGE });
-    await docs.categorySummaries(mediaId, [...new Set(page.items.flatMap((r) => r.categories.map((c) => c.categoryId)))], view);
-    await docs.templates.summaries(mediaId, [...new Set(page.items.map((r) => r.templateId))]);
+    await docs.categorySummaries(ctx.db, mediaId, [...new Set(page.items.flatMap((r) => r.categories.map((c) => c.categoryId)))], view);
+    await docs.templates.summaries(ctx.db, mediaId, [...new Set(page.items.map((r) => r.templateId))]);
   });
   // The Public tree finds the section's media (sectionMediaOf), then the route pages its contents.
   const publicCaptured = await captureQueries(options.driver, async () => {

@@ -25,8 +25,6 @@ import { validatorCompiler } from './plugins/validator.js';
 import { etagsReady } from './shared/http/conditional.js';
 import { idempotencyStore } from './shared/http/idempotency.js';
 import { createCacheBus } from './shared/cache-bus.js';
-import { inReadScope } from './db/read-replica.js';
-import { routeOf } from './shared/http/route-options.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { createLogger, requestLogger } from './logger.js';
 import { decorateRouteOptions } from './shared/http/route-options.js';
@@ -131,6 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.decorate('services', services);
   app.decorate('db', database.db);
+  // DATABASE_READ_URL: the database of the contexts of the reads the Reader and Public trees mark `replica`.
+  app.decorate('readDb', database.readDb ?? database.db);
   app.decorate('idempotencyKeys', idempotencyStore(database.db));
   app.decorate('routeTable', []);
   app.decorate('operationIds', new Set<string>());
@@ -155,18 +155,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(securityHeadersPlugin);
   await app.register(swaggerPlugin, { operator: Boolean(config.operatorApiKey), publicBaseUrl: config.publicBaseUrl });
   await app.register(healthPlugin, { database });
-
-  // DATABASE_READ_URL: the handlers of the reads the Reader and Public trees mark `replica` run in
-  // the read scope, where plain selects go to the replica (src/db/read-replica.ts).
-  if (database.readPool) {
-    app.addHook('onRoute', (route) => {
-      if (route.method !== 'GET' && route.method !== 'HEAD') return;
-      const handler = route.handler;
-      route.handler = function (this: unknown, req, reply) {
-        return routeOf(req).config.replica ? inReadScope(() => handler.call(this as never, req, reply)) : handler.call(this as never, req, reply);
-      };
-    });
-  }
 
   const trees = {
     config,

@@ -91,7 +91,7 @@ const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: url(/^postgres(ql)?$/),
-  // A replica for the Reader and Public trees' reads (src/db/read-replica.ts); PostgreSQL only.
+  // A replica for the Reader and Public trees' reads (their `replica` routes' context, contextOf); PostgreSQL only.
   DATABASE_READ_URL: url(/^postgres(ql)?$/),
   DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: url(/^rediss?$/),

@@ -8,7 +8,6 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { SEARCH_SESSION_SETTINGS } from '../shared/search.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { routeReads } from './read-replica.js';
 
 /** The database as the modules see it: the same API on PostgreSQL and PGlite. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -21,7 +20,13 @@ export interface Database {
   kind: 'postgres' | 'pglite';
   /** The pool behind `db` on PostgreSQL, for the benchmark floor and health checks. */
   pool?: pg.Pool;
-  /** DATABASE_READ_URL's pool: the Reader and Public trees' published reads (src/db/read-replica.ts). */
+  /**
+   * DATABASE_READ_URL's handle: what the contexts of the reads the Reader and Public trees mark
+   * `replica` run on (`contextOf`). Only statements given this handle go there: writes,
+   * transactions and everything outside such a read's context use `db`.
+   */
+  readDb?: Db;
+  /** The pool behind `readDb`, for the tests that count which pool a request took. */
   readPool?: pg.Pool;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -49,13 +54,12 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   if (options.databaseUrl) {
     const pool = createPool(options.databaseUrl, options.poolSize ?? 10, options.logger);
     const readPool = options.readDatabaseUrl ? createPool(options.readDatabaseUrl, options.poolSize ?? 10, options.logger) : undefined;
-    if (readPool) routeReads(pool, readPool);
     const db = drizzlePg(pool) as unknown as Db;
     return {
       db,
       kind: 'postgres',
       pool,
-      ...(readPool && { readPool }),
+      ...(readPool && { readDb: drizzlePg(readPool) as unknown as Db, readPool }),
       ping: async () => {
         await pool.query('select 1');
       },

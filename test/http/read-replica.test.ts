@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { type Database, createDatabase } from '../../src/db/client.js';
 import { type SeededMedia, client, createCategory, seedMedia } from '../setup/factories.js';
-import { type TestDatabase, createTestApp, createTestDatabase, testConfig } from '../setup/app.js';
+import { type TestDatabase, asReadOnlyReplica, createTestApp, createTestDatabase, testConfig } from '../setup/app.js';
+import { createContent, docsFixture } from '../setup/docs.js';
 import { onConnection } from '../setup/global-setup.js';
 import { clientToken, readerClient, registerClient } from '../setup/reader.js';
 
@@ -30,8 +31,8 @@ describe('which routes read the replica (DATABASE_READ_URL)', () => {
   });
 });
 
-// The replica is the same database reached through a second pool (its own application_name):
-// what is counted is which pool each query took.
+// The replica is the same database reached through a second pool (its own application_name, its
+// sessions read-only as a standby's): what is counted is which pool each query took.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('DATABASE_READ_URL on PostgreSQL', () => {
   let clone: TestDatabase;
   let database: Database;
@@ -46,9 +47,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('DATABASE_READ_URL on PostgreSQL
     const url = (clone.database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
     await clone.database.close();
     cloneName = new URL(url).pathname.slice(1);
-    const readUrl = new URL(url);
-    readUrl.searchParams.set('application_name', 'mps-read-replica');
-    database = await createDatabase({ databaseUrl: url, readDatabaseUrl: readUrl.toString(), poolSize: 4 });
+    database = await createDatabase({ databaseUrl: url, readDatabaseUrl: asReadOnlyReplica(url), poolSize: 4 });
     database.pool!.on('acquire', () => taken.primary++);
     database.readPool!.on('acquire', () => taken.replica++);
     app = await buildApp({ config: testConfig(), database });
@@ -83,6 +82,37 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('DATABASE_READ_URL on PostgreSQL
       [cloneName],
     );
     expect(rows[0]!.n).toBeGreaterThan(0);
+  });
+
+  it("a Reader page's items and the assocs it names are read on the replica, not the primary", async () => {
+    const api = client(app, media.keys.admin);
+    const category = await createCategory(api);
+    const fx = await docsFixture(api, media.workspaceId);
+    await createContent(api, fx, { published_at: new Date(Date.now() - 60_000).toISOString(), content_categories: [{ category_id: category.id }] });
+    const texts = { primary: [] as string[], replica: [] as string[] };
+    const capture = (pool: { query: (...args: unknown[]) => unknown }, into: string[]) => {
+      const own = pool.query;
+      pool.query = function (this: unknown, ...args: unknown[]) {
+        const [first] = args;
+        into.push(typeof first === 'string' ? first : (first as { text: string }).text);
+        return own.apply(this, args);
+      };
+      return () => (pool.query = own);
+    };
+    const restore = [capture(database.pool as never, texts.primary), capture(database.readPool as never, texts.replica)];
+    try {
+      const res = await readerClient(app, media.mediaId, token).get('/api/media/v1/contents');
+      expect(res.statusCode).toBe(200);
+      expect(res.json().assocs.categories.map((c: { id: string }) => c.id)).toEqual([category.id]);
+      expect(res.json().assocs.templates.map((t: { id: string }) => t.id)).toEqual([fx.templateId]);
+    } finally {
+      for (const undo of restore) undo();
+    }
+    const reads = (texts: string[], table: string) => texts.filter((t) => new RegExp(`from "${table}"`).test(t)).length;
+    for (const table of ['contents', 'categories', 'templates']) {
+      expect(reads(texts.replica, table), table).toBeGreaterThan(0);
+      expect(reads(texts.primary, table), table).toBe(0);
+    }
   });
 
   it('writes, Backoffice reads and the auth before a Reader read stay on the primary', async () => {

@@ -104,7 +104,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = await (spareClone ?? cloneTemplate(url, template));
   spareClone = cloneTemplate(url, template);
   spareClone.catch(() => {}); // awaited (and so reported) by the next file, if any
-  const database = await createDatabase({ databaseUrl: withoutCommitWait(withDatabase(url, name)), poolSize: 5 });
+  const primary = withoutCommitWait(withDatabase(url, name));
+  const replica = process.env.TEST_READ_REPLICA === '1' ? { readDatabaseUrl: asReadOnlyReplica(primary) } : {};
+  const database = await createDatabase({ databaseUrl: primary, ...replica, poolSize: 5 });
   return {
     database,
     // Not awaited by the file: the next file needs a database, not this one gone. Global teardown
@@ -125,6 +127,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 function withoutCommitWait(url: string): string {
   const u = new URL(url);
   u.searchParams.set('options', '-c synchronous_commit=off');
+  return u.toString();
+}
+
+/**
+ * The same database as a replica would serve it (TEST_READ_REPLICA=1, and the replica tests): a
+ * pool of its own (`application_name` mps-read-replica) whose sessions refuse to write, as a hot
+ * standby does, so that a write or a lock a `replica` read sends to it fails the test.
+ */
+export function asReadOnlyReplica(url: string): string {
+  const u = new URL(url);
+  u.searchParams.set('application_name', 'mps-read-replica');
+  u.searchParams.set('options', [u.searchParams.get('options'), '-c default_transaction_read_only=on'].filter(Boolean).join(' '));
   return u.toString();
 }
 
@@ -177,20 +191,23 @@ export async function createTestApp(
 export const within = <T>(ms: number, work: Promise<T>, what: string): Promise<T> =>
   Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))]);
 
-/** The SQL texts the driver runs during `work` (PGlite and node-postgres alike), in order. */
+/** The SQL texts the drivers run during `work` (PGlite and node-postgres alike, the replica's too), in order. */
 export async function statementsDuring(database: Database, work: () => Promise<unknown>): Promise<string[]> {
-  const driver = (database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-  const original = driver.query;
+  type Driver = { query: (...args: unknown[]) => unknown };
+  const drivers = [database.db, database.readDb].flatMap((db) => (db ? [(db as unknown as { $client: Driver }).$client] : []));
+  const originals = drivers.map((driver) => driver.query);
   const texts: string[] = [];
-  driver.query = function (this: unknown, ...args: unknown[]) {
-    const [first] = args;
-    texts.push(typeof first === 'string' ? first : (first as { text: string }).text);
-    return original.apply(this, args);
-  };
+  drivers.forEach((driver, i) => {
+    driver.query = function (this: unknown, ...args: unknown[]) {
+      const [first] = args;
+      texts.push(typeof first === 'string' ? first : (first as { text: string }).text);
+      return originals[i]!.apply(this, args);
+    };
+  });
   try {
     await work();
   } finally {
-    driver.query = original;
+    drivers.forEach((driver, i) => (driver.query = originals[i]!));
   }
   return texts;
 }

@@ -2,9 +2,18 @@ import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { chooseLocale, pickLocale, readerList } from '../../src/shared/http/reader.js';
 
-// readerList needs of a request only its URL, link origin and resolved media.
+// readerList needs of a request only its URL, link origin, resolved media, and what its context is
+// made of: the route (a `replica` read) and the app's two databases, which the loaders are given.
+const primary = { name: 'primary' };
+const replica = { name: 'replica' };
 const request = (url: string) =>
-  ({ url, linkOrigin: 'https://news.example', media: { id: 'm1', defaultLocale: 'fr', locales: ['fr', 'en', 'de'] } }) as unknown as FastifyRequest;
+  ({
+    url,
+    linkOrigin: 'https://news.example',
+    media: { id: 'm1', defaultLocale: 'fr', locales: ['fr', 'en', 'de'] },
+    routeOptions: { config: { replica: true } },
+    server: { db: primary, readDb: replica },
+  }) as unknown as FastifyRequest;
 
 describe('the one locale rule', () => {
   it('serves the asked language, else the default, else the first available', () => {
@@ -29,10 +38,11 @@ describe('readerList', () => {
   ];
   const page = { items: rows, next: 'n.x', previous: null };
 
-  it('loads each kind of related record once per page, with each id once, beside data and meta', async () => {
+  it("loads each kind of related record once per page, with each id once, on the request's database, beside data and meta", async () => {
     const calls: Array<[string, string[]]> = [];
-    const loader = (kind: string) => async (mediaId: string, ids: string[]) => {
+    const loader = (kind: string) => async (executor: unknown, mediaId: string, ids: string[]) => {
       calls.push([kind, ids]);
+      expect(executor).toBe(replica);
       expect(mediaId).toBe('m1');
       return ids.map((id) => ({ id }));
     };

@@ -58,7 +58,7 @@ export function createCommunityServices(deps: {
     ...deps.docs,
   };
   return {
-    profileTypes: createProfileTypesService({ db: deps.db, repo: profileTypesRepo }),
+    profileTypes: createProfileTypesService({ repo: profileTypesRepo }),
     profiles: createProfilesService({
       db: deps.db,
       repo: createProfilesRepository(deps.pager),
@@ -68,7 +68,7 @@ export function createCommunityServices(deps: {
     }),
     mappers: profileMappers(imageUrls(deps.publicBaseUrl)),
     /** Category summaries (spec 2.4) for the Reader's assocs, as core serves them. */
-    categorySummaries: (mediaId: string, ids: string[], view: ReaderView) => core.categories.summaries(mediaId, ids, view),
+    categorySummaries: (executor: Executor, mediaId: string, ids: string[], view: ReaderView) => core.categories.summaries(executor, mediaId, ids, view),
   };
 }
 

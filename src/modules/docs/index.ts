@@ -54,7 +54,7 @@ export function createDocsServices(deps: {
     },
   });
   /** Categories in the Reader's assocs, as core serves them. */
-  const categorySummaries = (mediaId: string, ids: string[], view: ReaderView) => core.categories.summaries(mediaId, ids, view);
+  const categorySummaries = (executor: Executor, mediaId: string, ids: string[], view: ReaderView) => core.categories.summaries(executor, mediaId, ids, view);
   const mappers = contentMappers(imageUrls(deps.publicBaseUrl));
   return {
     contentTypes,

@@ -72,7 +72,7 @@ const signedInReaderRoutes: FastifyPluginAsyncZod<{ readerhub: ReaderhubServices
   app.decorateRequest('readerAccount', null as never);
   // preHandler: after the body is validated, so that a refused request creates no account.
   app.addHook('preHandler', async (req) => {
-    if (routeOf(req).config.readerRequired) req.readerAccount = await readerhub.accounts.ensure(contextOf(req));
+    if (routeOf(req).config.readerRequired) req.readerAccount = await readerhub.accounts.ensure(contextOf(req, 'primary'));
   });
 
   await app.register(accountsReaderRoutes, { accounts: readerhub.accounts });

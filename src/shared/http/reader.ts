@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { pagingMeta } from '../envelopes.js';
 import type { Page } from '../paging.js';
 import { locale, pagingMeta as pagingMetaSchema, pagingQuery } from '../schemas.js';
+import type { Executor } from '../../db/client.js';
+import { contextOf } from './route.js';
 
 /** What the Reader knows of the media a request names, resolved once per request by readerAuth. */
 export interface MediaInfo {
@@ -57,8 +59,11 @@ export interface ReaderView<K extends string = never> {
   collect: Record<K, (ids: Iterable<string>) => void>;
 }
 
-/** Loads the related records of one kind for a page, in one query: `(mediaId, ids, view) => items`. */
-export type AssocLoader<T = unknown> = (mediaId: string, ids: string[], view: ReaderView) => Promise<T[]>;
+/**
+ * Loads the related records of one kind for a page, in one query: `(executor, mediaId, ids, view) => items`,
+ * on the executor of the request's context (the replica's for a `replica` read).
+ */
+export type AssocLoader<T = unknown> = (executor: Executor, mediaId: string, ids: string[], view: ReaderView) => Promise<T[]>;
 
 /** The view of the request (asked locale, media default) for a mapper of one record. */
 export const readerView = (req: FastifyRequest, asked: string | undefined): ReaderView =>
@@ -92,9 +97,10 @@ export async function readerList<Row, T, K extends string = never>(
     locales: { current: chooseLocale(req.media.locales, asked, req.media.defaultLocale), available: req.media.locales },
   });
   if (!loaders) return { data, meta };
+  const { db } = contextOf(req);
   const assocs = Object.fromEntries(
     await Promise.all(
-      [...wanted].map(async ([kind, ids]) => [kind, ids.size > 0 ? await loaders[kind](req.media.id, [...ids], view as ReaderView) : []] as const),
+      [...wanted].map(async ([kind, ids]) => [kind, ids.size > 0 ? await loaders[kind](db, req.media.id, [...ids], view as ReaderView) : []] as const),
     ),
   ) as Record<K, unknown[]>;
   return { data, assocs, meta };

@@ -151,13 +151,21 @@ declare module 'fastify' {
     openapiTags: Map<string, string>;
     /** The database every request's context starts on (`contextOf`). */
     db: Db;
+    /** The database of a `replica` route's context: DATABASE_READ_URL's, else `db`. */
+    readDb: Db;
   }
 }
 
-/** The context of a request, as every tree fills the request before the handler runs: outside any transaction. */
-export function contextOf(req: FastifyRequest): RequestContext {
+/**
+ * The context of a request, as every tree fills the request before the handler runs: outside any
+ * transaction, on the replica (DATABASE_READ_URL) when its route is declared `replica` (a published
+ * read of the Reader or Public tree), else on the primary. Work that must see or change the primary
+ * whatever the route (a hook that writes before the handler) asks for `on: 'primary'`.
+ */
+export function contextOf(req: FastifyRequest, on: 'route' | 'primary' = 'route'): RequestContext {
   const principal = req.principal ?? req.bearer ?? null;
-  return { mediaId: principal?.mediaId ?? req.mediaId, principal, requestId: req.id, db: req.server.db, tx: null };
+  const db = on === 'route' && routeOf(req).config.replica ? req.server.readDb : req.server.db;
+  return { mediaId: principal?.mediaId ?? req.mediaId, principal, requestId: req.id, db, tx: null };
 }
 
 /** docs/routes.md's generator (MPS_ROUTE_SITES=1) asks where each route is declared; nothing else pays for it. */

@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../../../db/client.js';
+import type { Executor } from '../../../db/client.js';
 import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { communityErrors } from '../community.errors.js';
@@ -9,11 +9,11 @@ import { toReaderProfileType } from './profile-types.mappers.js';
 
 /**
  * Profile types. Every method given a context reads and writes on its executor (`ctx.db`, or the
- * transaction `transaction(ctx, …)` joins or opens); `deps.db` serves only the Reader's assocs
- * (`summaries`, a list's loader, given no context).
+ * transaction `transaction(ctx, …)` joins or opens); the Reader's assocs (`summaries`, a list's
+ * loader) read on the executor the list gives them, the request's.
  */
-export function createProfileTypesService(deps: { db: Db; repo: ProfileTypesRepository }) {
-  const { db, repo } = deps;
+export function createProfileTypesService(deps: { repo: ProfileTypesRepository }) {
+  const { repo } = deps;
 
   const load = async (executor: Executor, mediaId: string, id: string) => {
     const row = await repo.find(executor, mediaId, id);
@@ -27,8 +27,8 @@ export function createProfileTypesService(deps: { db: Db; repo: ProfileTypesRepo
     get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),
 
     /** Reader summaries (spec 2.5) of the live profile types among `ids`: a page's assocs, one statement. */
-    summaries: async (mediaId: string, ids: string[], view: Pick<ReaderView, 'locale' | 'fallback'>, available: string[]) =>
-      (await repo.findMany(db, mediaId, ids)).map((row) =>
+    summaries: async (executor: Executor, mediaId: string, ids: string[], view: Pick<ReaderView, 'locale' | 'fallback'>, available: string[]) =>
+      (await repo.findMany(executor, mediaId, ids)).map((row) =>
         toReaderProfileType(row, { current: available.includes(view.locale ?? '') ? view.locale! : view.fallback, available }),
       ),
 

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createdOrFound, one, pagingMeta } from '../../../shared/envelopes.js';
+import type { Executor } from '../../../db/client.js';
 import { type AssocLoader, type ReaderView, localeQuery, localesMeta, readerList, readerListOf, readerView } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf, idParams, noContent, pagingMeta as pagingMetaSchema, pagingQuery } from '../../../shared/schemas.js';
@@ -33,7 +34,7 @@ export interface ProfilesReaderOptions {
   kinds: KindDef[];
   /** Assocs: categories (spec 2.4, core's) and profile types (spec 2.5) among ids, one statement per kind and page. */
   categories: AssocLoader;
-  profileTypes: (mediaId: string, ids: string[], view: ReaderView, available: string[]) => Promise<unknown[]>;
+  profileTypes: (executor: Executor, mediaId: string, ids: string[], view: ReaderView, available: string[]) => Promise<unknown[]>;
   categorySchema: z.ZodType;
   profileTypeSchema: z.ZodType;
 }
@@ -52,7 +53,7 @@ export const profilesReaderRoutes: FastifyPluginAsyncZod<ProfilesReaderOptions> 
   // Profile types carry the media's languages in meta.locales: the loaders are the request's.
   const assocsOf = (req: FastifyRequest) => ({
     categories: options.categories,
-    profile_types: ((mediaId, ids, view) => options.profileTypes(mediaId, ids, view, req.media.locales)) as AssocLoader,
+    profile_types: ((executor, mediaId, ids, view) => options.profileTypes(executor, mediaId, ids, view, req.media.locales)) as AssocLoader,
   });
   const assocSchemas = { categories: options.categorySchema, profile_types: options.profileTypeSchema };
 

@@ -71,8 +71,8 @@ export function createCategoriesService(deps: RecordDeps) {
   return {
     ...records,
     /** Reader summaries (spec 2.4) of the live, not archived categories among `ids`: a page's assocs, one statement. */
-    summaries: async (mediaId: string, ids: string[], view: Pick<ReaderView, 'locale' | 'fallback'>) =>
-      (await categoryAggregate.findMany(deps.db, ids, mediaId, 'published')).map((row) => toReaderCategory(row, view)),
+    summaries: async (executor: Executor, mediaId: string, ids: string[], view: Pick<ReaderView, 'locale' | 'fallback'>) =>
+      (await categoryAggregate.findMany(executor, ids, mediaId, 'published')).map((row) => toReaderCategory(row, view)),
     /** The live categories of the media among `ids` (records that point at categories check theirs). */
     live: async (executor: Executor, mediaId: string, ids: string[]): Promise<Set<string>> =>
       new Set(ids.length === 0 ? [] : (await categoryAggregate.findMany(executor, ids, mediaId)).map((row) => row.id)),

@@ -12,8 +12,8 @@ const contentTypeMissing = () =>
 
 /**
  * Templates. Every method given a context reads and writes on its executor (`ctx.db`, or the
- * transaction `transaction(ctx, …)` joins or opens); `deps.db` serves only the reads made without
- * one: a Public path's media (`mediaOf`) and the Reader's assocs (`summaries`, a list's loader).
+ * transaction `transaction(ctx, …)` joins or opens); `deps.db` serves only the read made without
+ * one: a Public path's media (`mediaOf`), before the handler.
  */
 export function createTemplatesService(deps: { db: Db; repo: TemplatesRepository; contentTypes: ContentTypesService }) {
   const { db, repo, contentTypes } = deps;
@@ -46,7 +46,7 @@ export function createTemplatesService(deps: { db: Db; repo: TemplatesRepository
     },
 
     /** Reader assocs: the live templates among `ids`, in one statement. */
-    summaries: async (mediaId: string, ids: string[]) => (await repo.findMany(db, mediaId, ids)).map(toReaderTemplate),
+    summaries: async (executor: Executor, mediaId: string, ids: string[]) => (await repo.findMany(executor, mediaId, ids)).map(toReaderTemplate),
 
     create: (ctx: RequestContext, input: TemplateCreate) =>
       transaction(ctx, async (tx) => {
