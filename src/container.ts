@@ -103,7 +103,7 @@ export async function createServices(deps: {
       jobs,
       core: {
         assertLocales: core.tenancy.assertLocales,
-        defaultLocaleOf: async (mediaId) => (await core.tenancy.findCachedMedia(mediaId))?.defaultLocale ?? 'en',
+        defaultLocaleOf: async (ctx) => (await core.tenancy.cachedMedia(ctx)).defaultLocale,
       },
       publishedContent: docs.publishedContent,
       smtpUrl: deps.mail?.smtpUrl,

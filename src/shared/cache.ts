@@ -54,6 +54,11 @@ export class LoadingCache<K extends NonNullable<unknown>, V extends NonNullable<
     this.ttlOf = options.ttlOf;
   }
 
+  /** The cached value, without loading it. */
+  peek(key: K): V | undefined {
+    return this.values.get(key);
+  }
+
   /** The cached value, else the one load of it under way (started here if none is). */
   get(key: K): V | Promise<V | undefined> {
     const hit = this.values.get(key);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db, Executor } from '../../db/client.js';
 import type { ReaderView } from '../../shared/http/reader.js';
-import { systemContext } from '../../shared/context.js';
+import type { RequestContext } from '../../shared/context.js';
 import type { Paginator } from '../../shared/paging.js';
 import { missingIds } from '../../shared/record/index.js';
 import { type CoreServices, imageUrls, readerCategorySchema } from '../core/index.js';
@@ -65,8 +65,8 @@ export function createDocsServices(deps: {
      * with that language's blocks, as the Reader serves it: what a newsletter sends. 404
      * content_not_found when it is not published.
      */
-    publishedContent: async (mediaId: string, id: string, locale: string | undefined, fallback: string) =>
-      mappers.toReaderContentWithBlocks(await contents.getPublished(systemContext(db, mediaId), id), { locale, fallback }),
+    publishedContent: async (ctx: RequestContext, id: string, locale: string | undefined, fallback: string) =>
+      mappers.toReaderContentWithBlocks(await contents.getPublished(ctx, id), { locale, fallback }),
     categorySummaries,
     mappers,
     /** The Reader's contents list (schema, item mapping, assocs), for other modules' lists of contents. */

@@ -40,11 +40,11 @@ export interface MessengerOptions {
   jobs: JobRunner;
   core: {
     /** 400 when a locale is not one of the media's. */
-    assertLocales: (mediaId: string, entries: Array<{ locale: string }>) => Promise<void>;
-    defaultLocaleOf: (mediaId: string) => Promise<string>;
+    assertLocales: (ctx: RequestContext, entries: Array<{ locale: string }>) => Promise<void>;
+    defaultLocaleOf: (ctx: RequestContext) => Promise<string>;
   };
   /** docs' rendering of a published content. */
-  publishedContent: (mediaId: string, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
+  publishedContent: (ctx: RequestContext, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
   /** SMTP_URL; unset: messages are rendered and kept as `not_sent`. */
   smtpUrl?: string | undefined;
   /** MAIL_FROM: the sender of every message. */

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
+import type { RequestContext } from '../../shared/context.js';
 import type { FeedContent } from '../docs/index.js';
 import type { PageFilter } from '../../shared/aggregate.js';
 import type { AppError } from '../../shared/errors.js';
@@ -14,7 +15,7 @@ export const keyInput = recordKey.describe('Stable handle, unique among the live
 export interface PublisherDeps {
   db: Db;
   pager: Paginator;
-  assertLocales: (mediaId: string, entries: Array<{ locale: string }>) => Promise<void>;
+  assertLocales: (ctx: RequestContext, entries: Array<{ locale: string }>) => Promise<void>;
   /** Live ids among `ids` of a kind of the media's records (community profiles, contents, statuses, images). */
   live: Record<PublisherLookup, LiveIds>;
   /** What feeds and sitemaps list, from the areas that own those records. */

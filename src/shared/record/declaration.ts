@@ -1,6 +1,7 @@
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
+import type { RequestContext } from '../context.js';
 import type { Aggregate, PartDefs } from '../aggregate.js';
 import type { AppError } from '../errors.js';
 import type { ReaderAddress } from '../http/records.js';
@@ -96,7 +97,7 @@ export const named = (label: string, plural: string) => ({
 export interface RecordDeps<L extends string = string> {
   db: Db;
   pager: Paginator;
-  assertLocales: (mediaId: string, entries: Array<{ locale: string }>) => Promise<void>;
+  assertLocales: (ctx: RequestContext, entries: Array<{ locale: string }>) => Promise<void>;
   live: Record<L, LiveIds>;
 }
 

@@ -21,7 +21,7 @@ export interface RecordSpec<R extends PgTable, P extends PartDefs, V extends str
   /** References checked before any write. */
   references?: readonly Reference[];
   /** The media's languages a body's `locales` must use. */
-  assertLocales?: (mediaId: string, entries: Array<{ locale: string }>) => Promise<void>;
+  assertLocales?: (ctx: RequestContext, entries: Array<{ locale: string }>) => Promise<void>;
   /** A body as it is stored, when some fields need more than renaming (ids given to tree nodes, an SVG sanitized). */
   prepare?: (input: Record<string, unknown>) => Record<string, unknown>;
   /** Checks of a whole update against the stored record (a window's two ends), before writing. */
@@ -60,7 +60,7 @@ export function recordService<R extends PgTable, P extends PartDefs, V extends s
   /** The body as stored, its languages checked against the media's (a cached lookup). */
   const accept = async (ctx: RequestContext, body: object): Promise<Record<string, unknown>> => {
     const input = spec.prepare ? spec.prepare(body as Record<string, unknown>) : (body as Record<string, unknown>);
-    if (spec.assertLocales && Array.isArray(input.locales)) await spec.assertLocales(ctx.mediaId, input.locales as Array<{ locale: string }>);
+    if (spec.assertLocales && Array.isArray(input.locales)) await spec.assertLocales(ctx, input.locales as Array<{ locale: string }>);
     return input;
   };
 

@@ -27,7 +27,7 @@ import { rowsOf } from '../../../db/rows.js';
 
 /** What community needs of other modules, injected by the container. */
 export interface ProfilesDeps {
-  assertLocales(mediaId: string, entries: Array<{ locale: string }>, path?: string): Promise<void>;
+  assertLocales(ctx: RequestContext, entries: Array<{ locale: string }>, path?: string): Promise<void>;
   missingCategories(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   missingAssetImages(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   /** A live asset image of the media by file key, else a 404 (cover and profile images name one). */
@@ -140,9 +140,9 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     }, 'profile_not_found', 'a profile');
   };
 
-  const assertLocales = async (mediaId: string, input: ProfileInput) => {
+  const assertLocales = async (ctx: RequestContext, input: ProfileInput) => {
     for (const set of ['description', 'address', 'contact', 'locales'] as const) {
-      if (input[set]) await core.assertLocales(mediaId, input[set], set);
+      if (input[set]) await core.assertLocales(ctx, input[set], set);
     }
   };
 
@@ -211,7 +211,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     get: (ctx: RequestContext, kind: ProfileKind, id: string) => load(ctx.db, ctx.mediaId, kind, id),
 
     async create(ctx: RequestContext, kind: ProfileKind, input: ProfileInput & { profile: NonNullable<ProfileInput['profile']> & { workspace_id: string; profile_type_id: string; status_id: string } }) {
-      await assertLocales(ctx.mediaId, input);
+      await assertLocales(ctx, input);
       await assertImages(ctx, input);
       return transaction(ctx, async (tx) => {
         await assertPlacement(tx, mediaPlaces, ctx.mediaId, { workspaceId: input.profile.workspace_id, statusId: input.profile.status_id });
@@ -237,7 +237,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     },
 
     async update(ctx: RequestContext, kind: ProfileKind, id: string, patch: ProfileInput) {
-      await assertLocales(ctx.mediaId, patch);
+      await assertLocales(ctx, patch);
       await assertImages(ctx, patch);
       return transaction(ctx, async (tx) => {
         const current = await lock(tx, ctx.mediaId, kind, id);
@@ -306,7 +306,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     replaceBlocks: (ctx: RequestContext, kind: ProfileKind, id: string, blocks: Array<{ id?: string | undefined; key: string; locales: Array<{ locale: string; title: string }> }>) =>
       transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
-        for (const [i, b] of blocks.entries()) await core.assertLocales(ctx.mediaId, b.locales, `blocks.${i}.locales`);
+        for (const [i, b] of blocks.entries()) await core.assertLocales(ctx, b.locales, `blocks.${i}.locales`);
         await repo.tree.replace(tx, 'blocks', id, blocks.map((b) => ({ ...(b.id && { id: b.id }), key: b.key })));
         const written = (await loadTree(tx, ctx.mediaId, kind, id)).blocks;
         for (const [i, b] of blocks.entries()) await repo.tree.replace(tx, 'blocks.locales', written[i]!.id, b.locales);
@@ -318,7 +318,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
       transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
         const { tree } = await blockOf(tx, ctx.mediaId, kind, id, blockId);
-        if (patch.locales) await core.assertLocales(ctx.mediaId, patch.locales);
+        if (patch.locales) await core.assertLocales(ctx, patch.locales);
         if (patch.key) await repo.tree.replace(tx, 'blocks', id, tree.blocks.map((b) => ({ id: b.id, key: b.id === blockId ? patch.key : b.key })));
         if (patch.locales) await repo.tree.replace(tx, 'blocks.locales', blockId, patch.locales);
         await repo.update(tx, id, {});

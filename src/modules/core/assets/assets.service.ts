@@ -105,7 +105,7 @@ export function createAssetsService(deps: {
 
   async function createImage(ctx: RequestContext, input: AssetImageCreate) {
     const locales = input.locales ?? [];
-    await tenancy.assertLocales(ctx.mediaId, locales);
+    await tenancy.assertLocales(ctx, locales);
     const row = await transaction(ctx, async (tx) => {
       const asset = await assetByKey(tx, ctx.mediaId, input.file_key);
       const id = await repo.insertImage(tx, {
@@ -161,7 +161,7 @@ export function createAssetsService(deps: {
 
     /** Updates fields; `locales`, when given, is the complete set of live entries. */
     async updateImage(ctx: RequestContext, id: string, patch: AssetImageUpdate) {
-      if (patch.locales) await tenancy.assertLocales(ctx.mediaId, patch.locales);
+      if (patch.locales) await tenancy.assertLocales(ctx, patch.locales);
       const before = await repo.imageFileKey(ctx.db, ctx.mediaId, id);
       const row = await transaction(ctx, async (tx) => {
         if (!(await imageAggregate.lock(tx, id, ctx.mediaId))) throw coreErrors.assetImageNotFound();

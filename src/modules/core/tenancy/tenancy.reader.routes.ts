@@ -19,6 +19,6 @@ export const tenancyReaderRoutes: FastifyPluginAsyncZod<{ tenancy: TenancyServic
     tag: coreTags.readerMedia,
     access: { scope: 'media:read' },
     response: { 200: dataOf(mediaSchema) },
-    handler: async (ctx) => one(toMedia(await tenancy.cachedMedia(ctx.mediaId))),
+    handler: async (ctx) => one(toMedia(await tenancy.cachedMedia(ctx))),
   });
 };

@@ -43,8 +43,13 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
   /** The media, cached for a few seconds; undefined when there is none. */
   const findCachedMedia = (mediaId: string): MaybePromise<MediaRow | undefined> => cache.get(mediaId);
 
-  const cachedMedia = async (mediaId: string): Promise<MediaRow> => {
-    const row = await findCachedMedia(mediaId);
+  /**
+   * The context's media, cached for a few seconds. Inside a transaction a miss is read on it (the
+   * cache's loader would need a connection the transaction may hold: PGlite has one) and not kept,
+   * since the transaction may yet change or roll back what it read.
+   */
+  const cachedMedia = async (ctx: RequestContext): Promise<MediaRow> => {
+    const row = ctx.tx ? (cache.peek(ctx.mediaId) ?? (await repo.findMedia(ctx.db, ctx.mediaId))) : await findCachedMedia(ctx.mediaId);
     if (!row) throw coreErrors.mediaNotFound();
     return row;
   };
@@ -64,8 +69,8 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
     listMedia: (query: PagingQuery) => repo.listMedia(db, query),
 
     /** Locale entries must be in one of the media's languages (400 naming each other one). */
-    async assertLocales(mediaId: string, entries: Array<{ locale: string }>, path = 'locales'): Promise<void> {
-      const media = await cachedMedia(mediaId);
+    async assertLocales(ctx: RequestContext, entries: Array<{ locale: string }>, path = 'locales'): Promise<void> {
+      const media = await cachedMedia(ctx);
       const details = entries.flatMap((e, i) =>
         media.locales.includes(e.locale) ? [] : [{ path: `${path}.${i}.locale`, message: `must be one of ${media.locales.join(', ')}` }],
       );

@@ -34,7 +34,7 @@ import { contents } from './contents.table.js';
 
 /** What contents need of core: the media's languages and its categories. */
 export interface ContentsCore {
-  assertLocales(mediaId: string, entries: Array<{ locale: string }>, path?: string): Promise<void>;
+  assertLocales(ctx: RequestContext, entries: Array<{ locale: string }>, path?: string): Promise<void>;
   missingCategories(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
   /** The ids among `ids` that are not live people of the media (community's, injected by the container). */
   missingPeople?(executor: Executor, mediaId: string, ids: string[]): Promise<string[]>;
@@ -252,7 +252,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),
 
     async create(ctx: RequestContext, input: ContentCreate) {
-      await core.assertLocales(ctx.mediaId, input.locales);
+      await core.assertLocales(ctx, input.locales);
       return transaction(ctx, async (tx) => {
         if (!(await templates.find(tx, ctx.mediaId, input.template_id))) {
           throw docsErrors.referenceNotFound('template_not_found', 'the template', [{ path: 'template_id', message: 'is not a template of this media' }]);
@@ -289,7 +289,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
 
     /** Updates fields; `locales` and `content_categories`, when given, are the complete sets. */
     async update(ctx: RequestContext, id: string, patch: ContentUpdate) {
-      if (patch.locales) await core.assertLocales(ctx.mediaId, patch.locales);
+      if (patch.locales) await core.assertLocales(ctx, patch.locales);
       return transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, id);
         if (patch.status_id) await assertPlacement(tx, mediaPlaces, ctx.mediaId, { statusId: patch.status_id });

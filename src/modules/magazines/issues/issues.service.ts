@@ -129,7 +129,7 @@ export function createIssuesService(deps: {
     async createIssue(ctx: RequestContext, workspaceId: string, input: IssueCreate) {
       await tenancy.getWorkspace(ctx, workspaceId);
       // Outside the transaction: the media's languages are read (and cached) on the pool.
-      await tenancy.assertLocales(ctx.mediaId, input.locales);
+      await tenancy.assertLocales(ctx, input.locales);
       return transaction(ctx, async (tx) => {
         await assertIssueRefs(tx, ctx.mediaId, input);
         const id = await repo.insertIssue(tx, {
@@ -149,7 +149,7 @@ export function createIssuesService(deps: {
     getIssue: (ctx: RequestContext, id: string) => loadIssue(ctx.db, ctx.mediaId, id),
 
     updateIssue: async (ctx: RequestContext, id: string, patch: IssueUpdate) => {
-      if (patch.locales) await tenancy.assertLocales(ctx.mediaId, patch.locales);
+      if (patch.locales) await tenancy.assertLocales(ctx, patch.locales);
       return transaction(ctx, async (tx) => {
         if (!(await issueRecord.lock(tx, id, ctx.mediaId))) throw magazinesErrors.issueNotFound();
         await assertIssueRefs(tx, ctx.mediaId, patch);
@@ -184,7 +184,7 @@ export function createIssuesService(deps: {
     },
 
     createSection: async (ctx: RequestContext, issueId: string, input: SectionCreate) => {
-      await tenancy.assertLocales(ctx.mediaId, input.locales);
+      await tenancy.assertLocales(ctx, input.locales);
       return transaction(ctx, async (tx) => {
         // The issue's row lock orders concurrent appends: each gets its own next position.
         if (!(await issueRecord.lock(tx, issueId, ctx.mediaId))) throw magazinesErrors.issueNotFound();
@@ -202,7 +202,7 @@ export function createIssuesService(deps: {
     getSection: (ctx: RequestContext, id: string) => loadSection(ctx.db, ctx.mediaId, id),
 
     updateSection: async (ctx: RequestContext, id: string, patch: SectionUpdate) => {
-      if (patch.locales) await tenancy.assertLocales(ctx.mediaId, patch.locales);
+      if (patch.locales) await tenancy.assertLocales(ctx, patch.locales);
       return transaction(ctx, async (tx) => {
         if (!(await sectionRecord.lock(tx, id, ctx.mediaId))) throw magazinesErrors.sectionNotFound();
         await repo.updateSection(tx, id, {
@@ -279,7 +279,7 @@ export function createIssuesService(deps: {
     /** The issue's section contents whose content's title, lead or body matches `q` (any status), most relevant first. */
     async searchIssueContents(ctx: RequestContext, issueId: string, query: IssueContentsSearchQuery) {
       await loadIssue(ctx.db, ctx.mediaId, issueId);
-      const { locales } = await tenancy.cachedMedia(ctx.mediaId);
+      const { locales } = await tenancy.cachedMedia(ctx);
       const hits = docs.searchHits(locales);
       return repo.searchIssueContents(ctx.db, ctx.mediaId, issueId, query, query.q, hits, searchConfigsOf(locales).join('_'));
     },

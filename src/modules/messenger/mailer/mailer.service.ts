@@ -16,8 +16,8 @@ const paragraphs = (text: string) =>
  */
 export function createMailerService(deps: {
   outbox: OutboxService;
-  publishedContent: (mediaId: string, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
-  defaultLocaleOf: (mediaId: string) => Promise<string>;
+  publishedContent: (ctx: RequestContext, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
+  defaultLocaleOf: (ctx: RequestContext) => Promise<string>;
   kick: (ctx: RequestContext) => Promise<void>;
 }) {
   const render = async (ctx: RequestContext, input: MailerSend) => {
@@ -29,7 +29,7 @@ export function createMailerService(deps: {
         text: `Message from ${input.name} <${input.email}>:\n\n${input.message}\n`,
       };
     }
-    const content = await deps.publishedContent(ctx.mediaId, input.content_id, input.locale, await deps.defaultLocaleOf(ctx.mediaId));
+    const content = await deps.publishedContent(ctx, input.content_id, input.locale, await deps.defaultLocaleOf(ctx));
     const title = content.title_text ?? 'An article';
     const who = input.sender_name ?? 'Someone';
     const link = content.canonical_url;
