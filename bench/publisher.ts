@@ -90,7 +90,7 @@ export async function preparePublisherBench(options: {
   // 200 published contents of one template (set-based), and a feed of their latest 20.
   const docs = app.services.docs;
   const type = await docs.contentTypes.create(ctx, { key: 'bench-feed-article', name: 'Article' });
-  const template = await docs.templates.create(ctx, { content_type_id: type.id, key: 'bench-feed', name: 'Feed', block_kinds: ['richtext'], metadata_keys: [] });
+  const template = await docs.templates.create(ctx, { content_type_id: type.id as string, key: 'bench-feed', name: 'Feed', block_kinds: ['richtext'], metadata_keys: [] });
   const [status] = await query(`select id from statuses where media_id = $1::uuid and key = 'published'`, [mediaId]);
   await query(
     `insert into contents (id, media_id, workspace_id, status_id, template_id, canonical_url, published_at, inserted_at, updated_at)

@@ -3,10 +3,9 @@ import type { Db, Executor } from '../../db/client.js';
 import type { ReaderView } from '../../shared/http/reader.js';
 import type { RequestContext } from '../../shared/context.js';
 import type { Paginator } from '../../shared/paging.js';
-import { missingIds } from '../../shared/record/index.js';
+import { missingIds, recordBackofficeRoutes } from '../../shared/record/index.js';
 import { type CoreServices, imageUrls, readerCategorySchema } from '../core/index.js';
-import { contentTypesBackofficeRoutes } from './content-types/content-types.backoffice.routes.js';
-import { createContentTypesService } from './content-types/content-types.service.js';
+import { contentTypeRecord, createContentTypesService } from './content-types/content-types.record.js';
 import { contentsBackofficeRoutes } from './contents/contents.backoffice.routes.js';
 import { contentMappers } from './contents/contents.mappers.js';
 import { contentsPublicRoutes } from './contents/contents.public.routes.js';
@@ -42,7 +41,7 @@ export function createDocsServices(deps: {
   publishedProfileIds?: (executor: Executor, mediaId: string, ids: string[]) => Promise<Set<string>>;
 }) {
   const { db, pager, core } = deps;
-  const contentTypes = createContentTypesService({ db, pager });
+  const contentTypes = createContentTypesService({ db, pager, assertLocales: core.tenancy.assertLocales, live: {} });
   const templates = createTemplatesService({ db, repo: createTemplatesRepository(pager), contentTypes });
   const contents = createContentsService({
     db,
@@ -82,7 +81,7 @@ export type DocsServices = ReturnType<typeof createDocsServices>;
 
 /** Every /docs/v2 Backoffice route. */
 export const docsBackofficeRoutes: FastifyPluginAsyncZod<{ docs: DocsServices }> = async (app, { docs }) => {
-  await app.register(contentTypesBackofficeRoutes, { contentTypes: docs.contentTypes });
+  recordBackofficeRoutes(app, contentTypeRecord, docs.contentTypes);
   await app.register(templatesBackofficeRoutes, { templates: docs.templates });
   await app.register(contentsBackofficeRoutes, { contents: docs.contents, mappers: docs.mappers });
 };

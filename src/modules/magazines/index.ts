@@ -2,10 +2,10 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db, Executor } from '../../db/client.js';
 import type { Paginator } from '../../shared/paging.js';
+import { recordBackofficeRoutes } from '../../shared/record/index.js';
 import { type CoreServices, imageUrls } from '../core/index.js';
 import type { DocsServices } from '../docs/index.js';
-import { issueTypesBackofficeRoutes } from './issue-types/issue-types.backoffice.routes.js';
-import { createIssueTypesService } from './issue-types/issue-types.service.js';
+import { createIssueTypesService, issueTypeRecord } from './issue-types/issue-types.record.js';
 import { issuesBackofficeRoutes } from './issues/issues.backoffice.routes.js';
 import { issueMappers } from './issues/issues.mappers.js';
 import { issuesPublicRoutes } from './issues/issues.public.routes.js';
@@ -36,7 +36,7 @@ export function createMagazinesServices(deps: {
   publicBaseUrl?: string | undefined;
 }) {
   const { db, pager, core, docs } = deps;
-  const issueTypes = createIssueTypesService({ db, pager });
+  const issueTypes = createIssueTypesService({ db, pager, assertLocales: core.tenancy.assertLocales, live: {} });
   const issuesService = createIssuesService({ db, repo: createIssuesRepository(pager), issueTypes, core, docs: docs.contents });
   return {
     issueTypes,
@@ -51,7 +51,7 @@ export type MagazinesServices = ReturnType<typeof createMagazinesServices>;
 
 /** Every /magazines/v2 Backoffice route. */
 export const magazinesBackofficeRoutes: FastifyPluginAsyncZod<{ magazines: MagazinesServices }> = async (app, { magazines }) => {
-  await app.register(issueTypesBackofficeRoutes, { issueTypes: magazines.issueTypes });
+  recordBackofficeRoutes(app, issueTypeRecord, magazines.issueTypes);
   await app.register(issuesBackofficeRoutes, { issues: magazines.issues, mappers: magazines.mappers });
 };
 

@@ -13,17 +13,12 @@ import { publisherCollectionsPublicRoutes } from './publisher.public.routes.js';
 import { releasesCollection } from './releases/releases.js';
 import { rssFeedsCollection } from './rss-feeds/rss-feeds.js';
 import { feedsReaderRoutes } from './sitemaps/feeds.routes.js';
-import { topicsBackofficeRoutes } from './topics/topics.backoffice.routes.js';
-import { topicsReaderRoutes } from './topics/topics.reader.routes.js';
 import { webpagesCollection } from './webpages/webpages.js';
-import { createTopicsRepository } from './topics/topics.repository.js';
-import { createTopicsService } from './topics/topics.service.js';
+import { createTopicsService, topicRecord } from './topics/topics.record.js';
 
 export { topics } from './topics/topics.table.js';
 export type { TopicRow } from './topics/topics.table.js';
-export type { TopicsService } from './topics/topics.service.js';
-export { toReaderTopic } from './topics/topics.mappers.js';
-export { readerTopicSchema } from './topics/topics.schemas.js';
+export { type TopicsService, readerTopicSchema, toReaderTopic } from './topics/topics.record.js';
 export { publisherTags } from './publisher.tags.js';
 export type { PublisherDeps } from './publisher.collection.js';
 
@@ -47,7 +42,7 @@ export function createPublisherServices(deps: PublisherDeps & { db: Db; pager: P
     Object.entries(COLLECTIONS).map(([name, c]) => [name, declaredService(deps, c)]),
   ) as Record<CollectionName, DeclaredService>;
   return {
-    topics: createTopicsService({ repo: createTopicsRepository(pager) }),
+    topics: createTopicsService(deps),
     ...collections,
     /** What RSS feeds and sitemaps list, read through the owners' public lookups. */
     feeds: deps.feeds,
@@ -58,9 +53,9 @@ export type PublisherServices = ReturnType<typeof createPublisherServices>;
 
 /** Publisher's Backoffice: topics under /core/v2 (where they started), the collections under /publisher/v2. */
 export const publisherBackofficeRoutes: FastifyPluginAsyncZod<{ publisher: PublisherServices }> = async (app, { publisher }) => {
-  await app.register(topicsBackofficeRoutes, { prefix: '/publisher/v2', topics: publisher.topics });
   await app.register(
     async (scope) => {
+      recordBackofficeRoutes(scope, topicRecord, publisher.topics);
       for (const [name, c] of Object.entries(COLLECTIONS)) recordBackofficeRoutes(scope, c, publisher[name as CollectionName]);
     },
     { prefix: '/publisher/v2' },
@@ -69,7 +64,7 @@ export const publisherBackofficeRoutes: FastifyPluginAsyncZod<{ publisher: Publi
 
 /** Publisher's Reader routes under /api/media/v1. */
 export const publisherReaderRoutes: FastifyPluginAsyncZod<{ publisher: PublisherServices }> = async (app, { publisher }) => {
-  await app.register(topicsReaderRoutes, { topics: publisher.topics });
+  recordReaderRoutes(app, topicRecord, publisher.topics);
   await app.register(feedsReaderRoutes, { feeds: publisher.feeds, rssFeeds: publisher.rssFeeds });
   for (const [name, c] of Object.entries(COLLECTIONS)) recordReaderRoutes(app, c, publisher[name as CollectionName]);
 };

@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { one } from '../envelopes.js';
+import { list, one } from '../envelopes.js';
 import type { Page } from '../paging.js';
-import { readerRecordOf, wirePlan } from '../record/wire.js';
-import { type PagingQuery, dataOf, idParams } from '../schemas.js';
+import { readerRecordOf, wireOf, wirePlan } from '../record/wire.js';
+import { type PagingQuery, dataOf, idParams, listOf, pagingQuery } from '../schemas.js';
 import { localeQuery, readerList, readerListOf, readerListQuery, readerView } from './reader.js';
 import { type Access, type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } from './route.js';
 
@@ -30,6 +30,8 @@ export interface ReaderRecordRoutes<Row> {
   item: z.ZodType;
   /** A row as readers see it in one language, when not the item schema's fields with `localized` (`readerRecordOf`). */
   toReader?: (row: never, view: { locale: string | undefined; fallback: string }) => unknown;
+  /** `false`: records without language entries, listed with the paging query alone and no meta.locales. */
+  locales?: false;
   /** What readers see of the collection, one page; the sentence says which records. */
   list?: RecordList<Row>;
   get?: { by: ReaderAddress; load: (ctx: RequestContext, address: string) => Promise<Row>; description?: string; errors?: ErrorStatus[] };
@@ -54,9 +56,10 @@ function readerMapperOf(r: Pick<ReaderRecordRoutes<never>, 'item' | 'toReader'>)
  * lists of the same records (under a media, an organization) reuse it with their own path and load.
  */
 export function recordListRoute<Row extends object>(
-  r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item' | 'kind' | 'toReader'>,
+  r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item' | 'kind' | 'toReader' | 'locales'>,
   list: RecordList<Row>,
 ) {
+  if (r.locales === false) return plainListRoute(r, list);
   const toItem = readerMapperOf(r);
   return {
     method: 'GET' as const,
@@ -71,6 +74,26 @@ export function recordListRoute<Row extends object>(
     response: { 200: readerListOf(r.item) },
     handler: async (ctx: RequestContext, { params, query }: { params: unknown; query: z.output<typeof readerListQuery> }, reply: FastifyReply) =>
       readerList(reply.request, await list.load(ctx, query, (params ?? {}) as Record<string, string>), query.locale, toItem),
+  };
+}
+
+/** The Reader list of records without language entries: the paging query, `{data, meta}`, each row by the item schema (or its own mapper). */
+function plainListRoute<Row extends object>(r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item' | 'kind' | 'toReader'>, load: RecordList<Row>) {
+  const plan = wirePlan(r.item);
+  const toItem = (r.toReader as ((row: Row) => unknown) | undefined) ?? ((row: Row) => wireOf(row, plan));
+  return {
+    method: 'GET' as const,
+    url: r.path,
+    operationId: `readerList${r.names.many}`,
+    serves: r.kind,
+    summary: `List ${r.plural}`,
+    ...(load.description && { description: load.description }),
+    tag: r.tag,
+    access: { scope: 'media:read' } as Access,
+    querystring: pagingQuery,
+    response: { 200: listOf(r.item) },
+    handler: async (ctx: RequestContext, { params, query }: { params: unknown; query: PagingQuery }, reply: FastifyReply) =>
+      list(reply.request, await load.load(ctx, query, (params ?? {}) as Record<string, string>), toItem),
   };
 }
 

@@ -2,12 +2,12 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { RequestContext } from '../context.js';
-import type { Aggregate, PartDefs } from '../aggregate.js';
+import type { Aggregate } from '../aggregate.js';
 import type { AppError } from '../errors.js';
 import type { ReaderAddress } from '../http/records.js';
 import type { StandardDoc, StandardOp } from '../http/resource.js';
 import type { ErrorStatus, Tag } from '../http/route.js';
-import type { Paginator } from '../paging.js';
+import type { Keyset, Paginator } from '../paging.js';
 import type { Permission } from '../permissions.js';
 import type { LiveIds, Reference } from './references.js';
 import { recordService } from './service.js';
@@ -60,13 +60,21 @@ export interface RecordDeclaration<L extends string = string> {
   prepare?: (input: Record<string, unknown>) => Record<string, unknown>;
   /** Checks of a whole update against the stored record, before writing. */
   checkUpdate?: (current: Record<string, unknown>, patch: Record<string, unknown>) => void;
+  /**
+   * The order of its lists, Backoffice and Reader alike, when not newest first (`oldestFirst`:
+   * a short editorial list read in the order it was made), named in its pages' cursors.
+   */
+  order?: { name: string; keyset: Keyset<never> };
   /** What readers see: the list (in the aggregate's view, when named) and the record by id or key. */
   reader?: {
     path: string;
     view?: string;
     /** The list's description (`true`: a list with none); no list without it. */
     list?: string | true;
-    by?: ReaderAddress;
+    /** How readers address one record (by id unless said); `false`: readers only list them. */
+    by?: ReaderAddress | false;
+    /** `false`: a record without language entries, whose list takes no `locale` and answers no meta.locales. */
+    locales?: false;
     /** A row as readers see it in one language, when not the reader schema's fields with `localized`. */
     toReader?: (row: never, view: { locale: string | undefined; fallback: string }) => unknown;
   };
@@ -106,12 +114,13 @@ export function declaredService<L extends string>(deps: RecordDeps<L>, d: Record
   return recordService(
     { db: deps.db, pager: deps.pager },
     {
-      agg: d.agg as unknown as Aggregate<PgTable, PartDefs, string>,
+      agg: d.agg as unknown as Aggregate<PgTable, Record<never, never>, string>,
       notFound: d.notFound,
       conflict: d.conflict,
       ...(d.references && { references: d.references.map((ref) => ref(deps.live)) }),
       ...(d.prepare && { prepare: d.prepare }),
       ...(d.checkUpdate && { checkUpdate: d.checkUpdate as never }),
+      ...(d.order && { order: d.order.keyset as never, orderName: d.order.name }),
       assertLocales: deps.assertLocales,
     },
   );

@@ -57,12 +57,21 @@ export function recordReaderList(
 ) {
   const page = readerPage(d, service);
   return recordListRoute(
-    { path: d.path, names: d.names, plural: d.plural, tag: d.tags.reader!, item: d.schemas.reader!, kind: d.kind, ...(d.reader?.toReader && { toReader: d.reader.toReader }) },
+    {
+      path: d.path,
+      names: d.names,
+      plural: d.plural,
+      tag: d.tags.reader!,
+      item: d.schemas.reader!,
+      kind: d.kind,
+      ...(d.reader?.toReader && { toReader: d.reader.toReader }),
+      ...(d.reader?.locales === false && { locales: false as const }),
+    },
     { description: how.description, load: (ctx, query, params) => page(ctx, query, how.filter?.(params)) },
   );
 }
 
-/** A declared record's Reader routes (`media:read`), when readers see it: its list and its read by id or key. */
+/** A declared record's Reader routes (`media:read`), when readers see it: its list and its read by id or key (unless it is only listed). */
 export function recordReaderRoutes(app: ZodApp, d: RecordDeclaration, service: DeclaredService) {
   const r = d.reader;
   if (!r) return;
@@ -77,12 +86,15 @@ export function recordReaderRoutes(app: ZodApp, d: RecordDeclaration, service: D
     tag: d.tags.reader!,
     item: d.schemas.reader!,
     ...(r.toReader && { toReader: r.toReader }),
+    ...(r.locales === false && { locales: false as const }),
     ...(r.list && { list: { load: (ctx, query) => page(ctx, query), ...(r.list !== true && { description: r.list }) } }),
-    get: {
-      by: r.by ?? 'id',
-      load: (ctx, address) =>
-        r.by === 'key' || (r.by === 'key_or_id' && !isUuid(address)) ? service.getByKey(ctx, address, view) : service.getIn(ctx, address, view),
-    },
+    ...(r.by !== false && {
+      get: {
+        by: r.by ?? 'id',
+        load: (ctx: RequestContext, address: string) =>
+          r.by === 'key' || (r.by === 'key_or_id' && !isUuid(address)) ? service.getByKey(ctx, address, view) : service.getIn(ctx, address, view),
+      },
+    }),
   });
 }
 

@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../../db/client.js';
 import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
-import type { ContentTypesService } from '../content-types/content-types.service.js';
+import type { ContentTypesService } from '../content-types/content-types.record.js';
 import { docsErrors } from '../docs.errors.js';
 import { toReaderTemplate } from './templates.mappers.js';
 import { type TemplatesRepository, templateAggregate } from './templates.repository.js';

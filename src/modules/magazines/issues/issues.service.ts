@@ -5,7 +5,7 @@ import type { PagingQuery } from '../../../shared/schemas.js';
 import { searchConfigsOf } from '../../../shared/search.js';
 import { type CoreServices, missingAssetImages } from '../../core/index.js';
 import type { ContentsService, ReaderSearchQuery } from '../../docs/index.js';
-import type { IssueTypesService } from '../issue-types/issue-types.service.js';
+import type { IssueTypesService } from '../issue-types/issue-types.record.js';
 import { magazinesErrors } from '../magazines.errors.js';
 import {
   type IssuesRepository,

@@ -22,7 +22,7 @@ const withTopic = {
 export interface SubscriptionWithTopic {
   id: string;
   insertedAt: Date;
-  topic: Pick<TopicRow, 'id' | 'key' | 'name' | 'description' | 'updatedAt'>;
+  topic: Pick<TopicRow, 'id' | 'key' | 'name' | 'description'> & { updatedAt: Date | string };
 }
 
 const order = newestFirst<SubscriptionWithTopic>(s);
