@@ -37,7 +37,6 @@ const COLLECTIONS = {
 type CollectionName = keyof typeof COLLECTIONS;
 
 export function createPublisherServices(deps: PublisherDeps & { db: Db; pager: Paginator }) {
-  const { pager } = deps;
   const collections = Object.fromEntries(
     Object.entries(COLLECTIONS).map(([name, c]) => [name, declaredService(deps, c)]),
   ) as Record<CollectionName, DeclaredService>;
