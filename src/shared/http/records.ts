@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { list, one } from '../envelopes.js';
+import { list as plainList, one } from '../envelopes.js';
 import type { Page } from '../paging.js';
 import { readerRecordOf, wireOf, wirePlan } from '../record/wire.js';
 import { type PagingQuery, dataOf, idParams, listOf, pagingQuery } from '../schemas.js';
@@ -59,9 +59,8 @@ export function recordListRoute<Row extends object>(
   r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item' | 'kind' | 'toReader' | 'locales'>,
   list: RecordList<Row>,
 ) {
-  if (r.locales === false) return plainListRoute(r, list);
-  const toItem = readerMapperOf(r);
-  return {
+  const params = (p: unknown) => (p ?? {}) as Record<string, string>;
+  const shared = {
     method: 'GET' as const,
     url: r.path,
     operationId: `readerList${r.names.many}`,
@@ -70,30 +69,26 @@ export function recordListRoute<Row extends object>(
     ...(list.description && { description: list.description }),
     tag: r.tag,
     access: { scope: 'media:read' } as Access,
+  };
+  if (r.locales === false) {
+    // Records without language entries: the paging query, `{data, meta}`, each row by the item schema (or its own mapper).
+    const plan = wirePlan(r.item);
+    const toPlain = (r.toReader as ((row: Row) => unknown) | undefined) ?? ((row: Row) => wireOf(row, plan));
+    return {
+      ...shared,
+      querystring: pagingQuery,
+      response: { 200: listOf(r.item) },
+      handler: async (ctx: RequestContext, req: { params: unknown; query: PagingQuery }, reply: FastifyReply) =>
+        plainList(reply.request, await list.load(ctx, req.query, params(req.params)), toPlain),
+    };
+  }
+  const toItem = readerMapperOf(r);
+  return {
+    ...shared,
     querystring: readerListQuery,
     response: { 200: readerListOf(r.item) },
-    handler: async (ctx: RequestContext, { params, query }: { params: unknown; query: z.output<typeof readerListQuery> }, reply: FastifyReply) =>
-      readerList(reply.request, await list.load(ctx, query, (params ?? {}) as Record<string, string>), query.locale, toItem),
-  };
-}
-
-/** The Reader list of records without language entries: the paging query, `{data, meta}`, each row by the item schema (or its own mapper). */
-function plainListRoute<Row extends object>(r: Pick<ReaderRecordRoutes<Row>, 'path' | 'names' | 'plural' | 'tag' | 'item' | 'kind' | 'toReader'>, load: RecordList<Row>) {
-  const plan = wirePlan(r.item);
-  const toItem = (r.toReader as ((row: Row) => unknown) | undefined) ?? ((row: Row) => wireOf(row, plan));
-  return {
-    method: 'GET' as const,
-    url: r.path,
-    operationId: `readerList${r.names.many}`,
-    serves: r.kind,
-    summary: `List ${r.plural}`,
-    ...(load.description && { description: load.description }),
-    tag: r.tag,
-    access: { scope: 'media:read' } as Access,
-    querystring: pagingQuery,
-    response: { 200: listOf(r.item) },
-    handler: async (ctx: RequestContext, { params, query }: { params: unknown; query: PagingQuery }, reply: FastifyReply) =>
-      list(reply.request, await load.load(ctx, query, (params ?? {}) as Record<string, string>), toItem),
+    handler: async (ctx: RequestContext, req: { params: unknown; query: z.output<typeof readerListQuery> }, reply: FastifyReply) =>
+      readerList(reply.request, await list.load(ctx, req.query, params(req.params)), req.query.locale, toItem),
   };
 }
 
