@@ -98,6 +98,9 @@ export function recordService<R extends PgTable, P extends PartDefs, V extends s
     /** The record's row, locked by a write (and by a conditional write while If-Match is compared). */
     lock: (tx: Executor, id: string, mediaId: string) => agg.lock(tx, id, mediaId),
 
+    /** Whether a live record of the media has this id: for another record that points at one. */
+    exists: async (executor: Executor, mediaId: string, id: string) => Boolean(await agg.find(executor, id, mediaId)),
+
     list: (ctx: RequestContext, query: PagingQuery): Promise<Page<Row>> => agg.page(pager, ctx.db, ctx.mediaId, query, { ...order }),
 
     get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),

@@ -1,4 +1,3 @@
-import type { Executor } from '../../../db/client.js';
 import { aggregate } from '../../../shared/aggregate.js';
 import { type RecordDeps, declaredService, defineRecord, describedRecordSchemas, named } from '../../../shared/record/index.js';
 import { docsErrors } from '../docs.errors.js';
@@ -28,13 +27,9 @@ export const contentTypeRecord = defineRecord({
   },
 });
 
-/** Content types: the declared record's service, with the check templates make. */
+/** Content types: the declared record's service (templates ask it whether a type `exists`). */
 export function createContentTypesService(deps: RecordDeps) {
-  return {
-    ...declaredService(deps, contentTypeRecord),
-    /** Whether a live content type of the media has this id (templates point at one). */
-    exists: async (executor: Executor, mediaId: string, id: string) => Boolean(await contentTypeAggregate.find(executor, id, mediaId)),
-  };
+  return declaredService(deps, contentTypeRecord);
 }
 
 export type ContentTypesService = ReturnType<typeof createContentTypesService>;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Executor } from '../../../db/client.js';
 import { aggregate } from '../../../shared/aggregate.js';
 import { type RecordDeps, declaredService, defineRecord, named } from '../../../shared/record/index.js';
 import { isoTimestamp, recordKey, uuid } from '../../../shared/schemas.js';
@@ -33,13 +32,9 @@ export const issueTypeRecord = defineRecord({
   },
 });
 
-/** Issue types: the declared record's service, with the check issues make. */
+/** Issue types: the declared record's service (issues ask it whether a type `exists`). */
 export function createIssueTypesService(deps: RecordDeps) {
-  return {
-    ...declaredService(deps, issueTypeRecord),
-    /** Whether an issue type of the media has this id (issues point at one). */
-    exists: async (executor: Executor, mediaId: string, id: string) => Boolean(await issueTypeAggregate.find(executor, id, mediaId)),
-  };
+  return declaredService(deps, issueTypeRecord);
 }
 
 export type IssueTypesService = ReturnType<typeof createIssueTypesService>;
