@@ -11,6 +11,7 @@ import { createMagazinesServices, issueExists } from './modules/magazines/index.
 import { createOAuthServices, issuerFor } from './modules/oauth/index.js';
 import { createPublisherServices } from './modules/publisher/index.js';
 import { createReaderhubServices } from './modules/readerhub/index.js';
+import { fallbackOf } from './shared/http/reader.js';
 import { type CacheBus, createCacheBus } from './shared/cache-bus.js';
 import { Paginator } from './shared/paging.js';
 
@@ -103,7 +104,7 @@ export async function createServices(deps: {
       jobs,
       core: {
         assertLocales: core.tenancy.assertLocales,
-        defaultLocaleOf: async (ctx) => (await core.tenancy.cachedMedia(ctx)).defaultLocale,
+        fallbackOf: async (ctx) => fallbackOf(await core.tenancy.cachedMedia(ctx)),
       },
       publishedContent: docs.publishedContent,
       smtpUrl: deps.mail?.smtpUrl,

@@ -95,7 +95,7 @@ describe('the fixture area', () => {
       id: shown.id,
       is_hidden: false,
       localized: { id: shown.locales[1].id, locale: 'fr', title: 'Note' },
-      meta: { locales: { current: 'fr', available: ['en', 'fr'] } },
+      meta: { locales: { current: 'fr', available: ['en', 'fr'], requested: 'fr' } },
       inserted_at: shown.inserted_at,
       updated_at: shown.updated_at,
     });

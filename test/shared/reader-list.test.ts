@@ -10,23 +10,36 @@ const request = (url: string) =>
   ({
     url,
     linkOrigin: 'https://news.example',
-    media: { id: 'm1', defaultLocale: 'fr', locales: ['fr', 'en', 'de'] },
+    media: { id: 'm1', defaultLocale: 'fr', locales: ['fr', 'en', 'de'], localeFallbacks: { it: ['de'] } },
     routeOptions: { config: { replica: true } },
     server: { db: primary, readDb: replica },
   }) as unknown as FastifyRequest;
 
 describe('the one locale rule', () => {
-  it('serves the asked language, else the default, else the first available', () => {
-    expect(chooseLocale(['en', 'fr'], 'en', 'fr')).toBe('en');
-    expect(chooseLocale(['en', 'fr'], 'it', 'fr')).toBe('fr');
-    expect(chooseLocale(['de', 'en'], 'it', 'fr')).toBe('de');
-    expect(chooseLocale([], 'it', 'fr')).toBeNull();
+  const plain = { default: 'fr', chains: {} };
+  const swiss = { default: 'en', chains: { 'fr-CH': ['fr', 'de'], 'de-CH': ['de'] } };
+  it.each([
+    // available, asked, rule, served
+    [['en', 'fr'], 'en', plain, 'en'],
+    [['en', 'fr'], 'it', plain, 'fr'],
+    [['de', 'en'], 'it', plain, 'de'],
+    [[], 'it', plain, null],
+    [['fr-CH', 'fr', 'en'], 'fr-CH', swiss, 'fr-CH'],
+    [['de', 'fr', 'en'], 'fr-CH', swiss, 'fr'],
+    [['de', 'en'], 'fr-CH', swiss, 'de'],
+    [['en', 'it'], 'fr-CH', swiss, 'en'],
+    [['it'], 'fr-CH', swiss, 'it'],
+    [['fr', 'en'], 'de-CH', swiss, 'en'],
+    [['fr', 'en'], undefined, swiss, 'en'],
+  ] as const)('available %j, asked %s: serves %s', (available, asked, rule, served) => {
+    expect(chooseLocale(available, asked, rule)).toBe(served);
   });
 
-  it("picks a record's entry by that rule and tells the record's languages", () => {
+  it("picks a record's entry by that rule and tells the record's languages and the one asked", () => {
     const entries = [{ locale: 'de', title: 'Hallo' }, { locale: 'en', title: 'Hello' }];
-    expect(pickLocale(entries, 'en', 'fr')).toEqual({ entry: entries[1], meta: { current: 'en', available: ['de', 'en'] } });
-    expect(pickLocale(entries, undefined, 'fr')).toEqual({ entry: entries[0], meta: { current: 'de', available: ['de', 'en'] } });
+    expect(pickLocale(entries, 'en', plain)).toEqual({ entry: entries[1], meta: { current: 'en', available: ['de', 'en'], requested: 'en' } });
+    expect(pickLocale(entries, undefined, plain)).toEqual({ entry: entries[0], meta: { current: 'de', available: ['de', 'en'], requested: null } });
+    expect(pickLocale(entries, 'fr-CH', swiss)).toEqual({ entry: entries[0], meta: { current: 'de', available: ['de', 'en'], requested: 'fr-CH' } });
   });
 });
 
@@ -53,7 +66,7 @@ describe('readerList', () => {
       (row, view) => {
         view.collect.categories(row.categoryIds);
         view.collect.profiles(row.authorIds);
-        return { id: row.id, locale: view.locale, fallback: view.fallback };
+        return { id: row.id, locale: view.locale, fallback: view.fallback.default };
       },
       { categories: loader('categories'), profiles: loader('profiles'), templates: loader('templates') },
     );
@@ -73,16 +86,16 @@ describe('readerList', () => {
         base: 'https://news.example/api/media/v1/contents?limit=3&locale=en',
         next: 'https://news.example/api/media/v1/contents?limit=3&locale=en&after=n.x',
         previous: null,
-        locales: { current: 'en', available: ['fr', 'en', 'de'] },
+        locales: { current: 'en', available: ['fr', 'en', 'de'], requested: 'en' },
       },
     });
   });
 
-  it("answers meta.locales by the same rule over the media's languages, and no assocs when none are asked", async () => {
+  it("answers meta.locales by the same rule over the media's languages (its chain for the asked one first), and no assocs when none are asked", async () => {
     const body = await readerList(request('/api/media/v1/categories'), { items: [], next: null, previous: null }, 'it', (row) => row);
     expect(body).toEqual({
       data: [],
-      meta: { base: 'https://news.example/api/media/v1/categories', next: null, previous: null, locales: { current: 'fr', available: ['fr', 'en', 'de'] } },
+      meta: { base: 'https://news.example/api/media/v1/categories', next: null, previous: null, locales: { current: 'de', available: ['fr', 'en', 'de'], requested: 'it' } },
     });
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db, Executor } from '../../db/client.js';
-import type { ReaderView } from '../../shared/http/reader.js';
+import type { LocaleFallback, ReaderView } from '../../shared/http/reader.js';
 import type { RequestContext } from '../../shared/context.js';
 import type { Paginator } from '../../shared/paging.js';
 import { missingIds, recordBackofficeRoutes } from '../../shared/record/index.js';
@@ -64,7 +64,7 @@ export function createDocsServices(deps: {
      * with that language's blocks, as the Reader serves it: what a newsletter sends. 404
      * content_not_found when it is not published.
      */
-    publishedContent: async (ctx: RequestContext, id: string, locale: string | undefined, fallback: string) =>
+    publishedContent: async (ctx: RequestContext, id: string, locale: string | undefined, fallback: LocaleFallback) =>
       mappers.toReaderContentWithBlocks(await contents.getPublished(ctx, id), { locale, fallback }),
     categorySummaries,
     mappers,

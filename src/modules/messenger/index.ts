@@ -1,3 +1,4 @@
+import type { LocaleFallback } from '../../shared/http/reader.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
@@ -41,10 +42,10 @@ export interface MessengerOptions {
   core: {
     /** 400 when a locale is not one of the media's. */
     assertLocales: (ctx: RequestContext, entries: Array<{ locale: string }>) => Promise<void>;
-    defaultLocaleOf: (ctx: RequestContext) => Promise<string>;
+    fallbackOf: (ctx: RequestContext) => Promise<LocaleFallback>;
   };
   /** docs' rendering of a published content. */
-  publishedContent: (ctx: RequestContext, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
+  publishedContent: (ctx: RequestContext, id: string, locale: string | undefined, fallback: LocaleFallback) => Promise<PublishedContent>;
   /** SMTP_URL; unset: messages are rendered and kept as `not_sent`. */
   smtpUrl?: string | undefined;
   /** MAIL_FROM: the sender of every message. */
@@ -94,7 +95,7 @@ export async function createMessengerServices(options: MessengerOptions) {
   const mailingLists = createMailingListsService({ db, pager, assertLocales: options.core.assertLocales, live: {} });
   const subscriptions = createSubscriptionsService({ db, repo: createSubscriptionsRepository(pager), mailingLists, outbox, tokens, links, kick });
   unsubscribeToken = subscriptions.unsubscribeToken;
-  const content = { publishedContent: options.publishedContent, defaultLocaleOf: options.core.defaultLocaleOf };
+  const content = { publishedContent: options.publishedContent, fallbackOf: options.core.fallbackOf };
   const newsletters = createNewslettersService({ repo: createNewslettersRepository(pager), mailingLists, outbox, kick, ...content });
 
   return {

@@ -13,6 +13,25 @@ export interface MediaInfo {
   locales: string[];
   /** The media's website, the base of feed and sitemap links (null: none set). */
   siteUrl: string | null;
+  /** Per asked language, the languages tried next before the default (`locale_fallbacks`). */
+  localeFallbacks: Record<string, string[]>;
+}
+
+/** Where a read goes when a record lacks the asked language: the media's chain for it, then its default. */
+export interface LocaleFallback {
+  chains: Readonly<Record<string, readonly string[]>>;
+  default: string;
+}
+
+/** The media's fallback rule, made once per media row (the row is cached for seconds; the rule with it). */
+const fallbacks = new WeakMap<MediaInfo, LocaleFallback>();
+export function fallbackOf(media: MediaInfo): LocaleFallback {
+  let rule = fallbacks.get(media);
+  if (!rule) {
+    rule = { chains: media.localeFallbacks ?? {}, default: media.defaultLocale };
+    fallbacks.set(media, rule);
+  }
+  return rule;
 }
 
 declare module 'fastify' {
@@ -30,31 +49,53 @@ export const localeQuery = z.object({
 export const readerListQuery = pagingQuery.extend(localeQuery.shape);
 
 export const localesMeta = z
-  .object({ current: z.string().nullable(), available: z.array(z.string()) })
+  .object({
+    current: z.string().nullable().describe('The language served'),
+    available: z.array(z.string()),
+    requested: z.string().nullable().describe('The language asked for (`locale`), null when none was'),
+  })
   .meta({ id: 'LocalesMeta' });
 
-/** The one locale rule: the asked language, else the media's default, else the first available. */
-export function chooseLocale(available: readonly string[], asked: string | undefined, fallback: string): string | null {
-  if (asked && available.includes(asked)) return asked;
-  if (available.includes(fallback)) return fallback;
+export type LocalesMeta = z.output<typeof localesMeta>;
+
+/**
+ * The one locale rule: the asked language, else the first of the media's chain for it that is
+ * available, else the media's default, else the first available.
+ */
+export function chooseLocale(available: readonly string[], asked: string | undefined, fallback: LocaleFallback): string | null {
+  if (asked) {
+    if (available.includes(asked)) return asked;
+    for (const next of fallback.chains[asked] ?? []) if (available.includes(next)) return next;
+  }
+  if (available.includes(fallback.default)) return fallback.default;
   return available[0] ?? null;
 }
+
+/** meta.locales of languages `available`, by the locale rule. */
+export const localesOf = (available: string[], asked: string | undefined, fallback: LocaleFallback): LocalesMeta => ({
+  current: chooseLocale(available, asked, fallback),
+  available,
+  requested: asked ?? null,
+});
 
 /** The entry of a record to serve by the locale rule, with the record's meta.locales. */
 export function pickLocale<T extends { locale: string }>(
   entries: T[],
   asked: string | undefined,
-  fallback: string,
-): { entry: T | undefined; meta: { current: string | null; available: string[] } } {
-  const available = entries.map((e) => e.locale);
-  const current = chooseLocale(available, asked, fallback);
-  return { entry: entries.find((e) => e.locale === current), meta: { current, available } };
+  fallback: LocaleFallback,
+): { entry: T | undefined; meta: LocalesMeta } {
+  const meta = localesOf(
+    entries.map((e) => e.locale),
+    asked,
+    fallback,
+  );
+  return { entry: entries.find((e) => e.locale === meta.current), meta };
 }
 
 /** What a Reader mapper gets beside the row: the language rule's inputs and the assocs collector. */
 export interface ReaderView<K extends string = never> {
   locale: string | undefined;
-  fallback: string;
+  fallback: LocaleFallback;
   /** Records the ids of related records of a kind; each is loaded once per page. */
   collect: Record<K, (ids: Iterable<string>) => void>;
 }
@@ -67,7 +108,7 @@ export type AssocLoader<T = unknown> = (executor: Executor, mediaId: string, ids
 
 /** The view of the request (asked locale, media default) for a mapper of one record. */
 export const readerView = (req: FastifyRequest, asked: string | undefined): ReaderView =>
-  ({ locale: asked, fallback: req.media.defaultLocale, collect: {} }) as ReaderView;
+  ({ locale: asked, fallback: fallbackOf(req.media), collect: {} }) as ReaderView;
 
 /**
  * A Reader list answer `{data, assocs, meta}`: items mapped in the asked language, the
@@ -90,11 +131,11 @@ export async function readerList<Row, T, K extends string = never>(
       for (const id of ids) set.add(id);
     };
   }
-  const view: ReaderView<K> = { locale: asked, fallback: req.media.defaultLocale, collect };
+  const view: ReaderView<K> = { locale: asked, fallback: fallbackOf(req.media), collect };
   const data = page.items.map((row) => map(row, view));
   // (Assigned, not spread: on Node 20 a spread followed by more properties takes V8's slow path.)
   const meta = Object.assign(pagingMeta(req, page), {
-    locales: { current: chooseLocale(req.media.locales, asked, req.media.defaultLocale), available: req.media.locales },
+    locales: localesOf(req.media.locales, asked, view.fallback),
   });
   if (!loaders) return { data, meta };
   const { db } = contextOf(req);

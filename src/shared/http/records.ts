@@ -4,7 +4,7 @@ import { list as plainList, one } from '../envelopes.js';
 import type { Page } from '../paging.js';
 import { readerRecordOf, wireOf, wirePlan } from '../record/wire.js';
 import { type PagingQuery, dataOf, idParams, listOf, pagingQuery } from '../schemas.js';
-import { localeQuery, readerList, readerListOf, readerListQuery, readerView } from './reader.js';
+import { type LocaleFallback, localeQuery, readerList, readerListOf, readerListQuery, readerView } from './reader.js';
 import { type Access, type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } from './route.js';
 
 /** How a Reader record is addressed: by id, by its key, or by either (a uuid is an id). */
@@ -29,7 +29,7 @@ export interface ReaderRecordRoutes<Row> {
   /** The Reader record's schema (`recordSchemas().reader`). */
   item: z.ZodType;
   /** A row as readers see it in one language, when not the item schema's fields with `localized` (`readerRecordOf`). */
-  toReader?: (row: never, view: { locale: string | undefined; fallback: string }) => unknown;
+  toReader?: (row: never, view: { locale: string | undefined; fallback: LocaleFallback }) => unknown;
   /** `false`: records without language entries, listed with the paging query alone and no meta.locales. */
   locales?: false;
   /** What readers see of the collection, one page; the sentence says which records. */
@@ -44,8 +44,8 @@ export interface RecordList<Row> {
 }
 
 /** How a record reads for readers: its own mapper, or the item schema's fields with the asked language as `localized`. */
-function readerMapperOf(r: Pick<ReaderRecordRoutes<never>, 'item' | 'toReader'>): (row: object, view: { locale: string | undefined; fallback: string }) => unknown {
-  if (r.toReader) return r.toReader as (row: object, view: { locale: string | undefined; fallback: string }) => unknown;
+function readerMapperOf(r: Pick<ReaderRecordRoutes<never>, 'item' | 'toReader'>): (row: object, view: { locale: string | undefined; fallback: LocaleFallback }) => unknown {
+  if (r.toReader) return r.toReader as (row: object, view: { locale: string | undefined; fallback: LocaleFallback }) => unknown;
   const plan = wirePlan(r.item)!;
   return (row, view) => readerRecordOf(row, view, plan);
 }

@@ -1,3 +1,4 @@
+import type { LocaleFallback } from '../http/reader.js';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
@@ -76,7 +77,7 @@ export interface RecordDeclaration<L extends string = string> {
     /** `false`: a record without language entries, whose list takes no `locale` and answers no meta.locales. */
     locales?: false;
     /** A row as readers see it in one language, when not the reader schema's fields with `localized`. */
-    toReader?: (row: never, view: { locale: string | undefined; fallback: string }) => unknown;
+    toReader?: (row: never, view: { locale: string | undefined; fallback: LocaleFallback }) => unknown;
   };
   /**
    * Its deprecated Public reads, twins of the Reader's (`recordPublicRoutes`): under

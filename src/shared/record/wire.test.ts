@@ -73,9 +73,9 @@ describe('wireOf with a schema plan', () => {
         { id: 'l2', title: 'Menu FR', locale: 'fr', deletedAt: null },
       ],
     };
-    expect(JSON.stringify(readerRecordOf(row, { locale: 'fr', fallback: 'en' }, wirePlan(reader)!))).toBe(
+    expect(JSON.stringify(readerRecordOf(row, { locale: 'fr', fallback: { default: 'en', chains: {} } }, wirePlan(reader)!))).toBe(
       '{"id":"r1","key":"main","localized":{"id":"l2","locale":"fr","title":"Menu FR"},' +
-        '"meta":{"locales":{"current":"fr","available":["en","fr"]}},"inserted_at":"2026-01-01T00:00:00.000Z","updated_at":"2026-01-02T00:00:00.000Z"}',
+        '"meta":{"locales":{"current":"fr","available":["en","fr"],"requested":"fr"}},"inserted_at":"2026-01-01T00:00:00.000Z","updated_at":"2026-01-02T00:00:00.000Z"}',
     );
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pickLocale } from '../http/reader.js';
+import { type LocaleFallback, pickLocale } from '../http/reader.js';
 
 /**
  * Rows on the wire and bodies into columns, one rule for every record: wire fields are the
@@ -119,7 +119,7 @@ export function wireOf(row: unknown, plan?: WirePlan): unknown {
  * A record as readers see it, in the order of its Reader schema's `plan`: its fields, the entry of
  * the asked language as `localized`, meta.locales, its timestamps.
  */
-export function readerRecordOf(row: object, view: { locale: string | undefined; fallback: string }, plan: WirePlan) {
+export function readerRecordOf(row: object, view: { locale: string | undefined; fallback: LocaleFallback }, plan: WirePlan) {
   // The language is picked first, so that only the served entry (of several, each with its parts) is mapped.
   const fields = row as Record<string, unknown> & { locales?: Array<{ locale: string }> };
   const picked = fields.locales ? pickLocale(fields.locales, view.locale, view.fallback) : undefined;
@@ -127,7 +127,7 @@ export function readerRecordOf(row: object, view: { locale: string | undefined; 
   for (const field of plan.fields ?? []) {
     const [wire, , value] = field;
     if (wire === 'localized') out.localized = picked?.entry ? wireOf(picked.entry, value) : null;
-    else if (wire === 'meta') out.meta = { locales: picked?.meta ?? { current: null, available: [] } };
+    else if (wire === 'meta') out.meta = { locales: picked?.meta ?? { current: null, available: [], requested: view.locale ?? null } };
     else planned(out, fields, field);
   }
   return out;

@@ -138,7 +138,7 @@ describe('Public (deprecated) messenger', () => {
     const res = await publicGet(ctx.app, url, '/api/media/v1/newsletter/mailing-lists');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual([expect.objectContaining({ id: listId, name: 'Matin' })]);
-    expect(res.json().meta.locales).toEqual({ current: 'fr', available: ['en', 'fr'] });
+    expect(res.json().meta.locales).toEqual({ current: 'fr', available: ['en', 'fr'], requested: 'fr' });
     await expectSameAsReader(ctx.app, reader, url, '/api/media/v1/newsletter/mailing-lists?locale=fr');
     await expectPublicNotFound(ctx.app, `${MESSENGER}/medias/${randomUUID()}/mailing-lists`, 'media_not_found');
     await expectPublicBadId(ctx.app, `${MESSENGER}/medias/1/mailing-lists`);

@@ -41,6 +41,7 @@ describe('Public (deprecated) GET /api/public/core/v2/medias/:media_id', () => {
       default_locale: 'fr',
       locales: ['fr', 'en'],
       site_url: null,
+      locale_fallbacks: {},
       inserted_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -146,7 +146,7 @@ describe('Public publications (no Reader successor)', () => {
       channel: 'social',
       external_url: 'https://social.example/p/1',
       published_at: '2026-11-22T10:00:00.000Z',
-      meta: { locales: { current: null, available: [] } },
+      meta: { locales: { current: null, available: [], requested: null } },
       inserted_at: p1.inserted_at,
       updated_at: p1.updated_at,
     });
@@ -179,7 +179,7 @@ describe('Public RSS feeds', () => {
     expect(list.statusCode, list.body).toBe(200);
     expect(ids(list.json())).toEqual([second.id, feed.id]);
     expect(list.json().data[1]).toMatchObject({ id: feed.id, key: feed.key, limit: 20, category_ids: [], localized: { locale: 'en', title: 'News', description: 'All' } });
-    expect(list.json().meta).toMatchObject({ locales: { current: 'en', available: ['en', 'fr'] } });
+    expect(list.json().meta).toMatchObject({ locales: { current: 'en', available: ['en', 'fr'], requested: null } });
     await expectPublicNotFound(ctx.app, `/api/public/core/v2/medias/${randomUUID()}/feeds`, 'media_not_found');
     await expectPublicBadId(ctx.app, '/api/public/core/v2/medias/nope/feeds');
   });

@@ -33,7 +33,7 @@ describe('Reader categories', () => {
       name: 'Politics',
       description: null,
       svg_icon: null,
-      meta: { locales: { current: 'en', available: ['fr', 'en'] } },
+      meta: { locales: { current: 'en', available: ['fr', 'en'], requested: 'en' } },
       updated_at: both.updated_at,
     });
     const de = await reader.get(`/api/media/v1/categories/${both.id}?locale=de`);
@@ -54,7 +54,7 @@ describe('Reader categories', () => {
     expect(first.data).toHaveLength(2);
     expect(first.meta.base).toBe('https://api.example.test/api/media/v1/categories?limit=2&locale=en');
     expect(first.meta.next).toMatch(/^https:\/\/api\.example\.test\/api\/media\/v1\/categories\?limit=2&locale=en&after=/);
-    expect(first.meta.locales).toEqual({ current: 'en', available: ['fr', 'en', 'de'] });
+    expect(first.meta.locales).toEqual({ current: 'en', available: ['fr', 'en', 'de'], requested: 'en' });
     // A language the media does not publish in falls back to the default, in meta as in the items.
     const italian = (await reader.get('/api/media/v1/categories?limit=2&locale=it')).json();
     expect(italian.meta.locales.current).toBe('fr');
@@ -108,7 +108,7 @@ describe('Reader media overview and profile types', () => {
       has_city: true,
       has_phone: false,
       metadata: [{ key: 'icon', value: 'music' }],
-      meta: { locales: { current: 'fr', available: ['fr', 'en', 'de'] } },
+      meta: { locales: { current: 'fr', available: ['fr', 'en', 'de'], requested: null } },
     });
     expect(found.inserted_at).toBeUndefined();
     expect(res.json().meta.base).toBe('https://api.example.test/api/media/v1/profile-types');

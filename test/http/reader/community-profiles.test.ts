@@ -92,19 +92,19 @@ describe('GET /api/media/v1/community/people/search (spec 4.1)', () => {
         twitter: null,
         bluesky: null,
         website: null,
-        meta: { locales: { current: 'en', available: ['en'] } },
+        meta: { locales: { current: 'en', available: ['en'], requested: 'en' } },
       },
       category_ids: [science.id],
       metadata: [{ key: 'field', value: 'analytical engine' }],
-      meta: { locales: { current: 'en', available: ['en', 'fr'] } },
+      meta: { locales: { current: 'en', available: ['en', 'fr'], requested: 'en' } },
       updated_at: expect.stringMatching(ISO_MS),
     });
     expect(body.assocs.categories.map((c: { id: string }) => c.id).sort()).toEqual([science.id, arts.id].sort());
     expect(body.assocs.categories.find((c: { id: string }) => c.id === science.id)).toMatchObject({ id: science.id, name: 'Science', meta: expect.any(Object), updated_at: expect.stringMatching(ISO_MS) });
     expect(body.assocs.profile_types).toEqual([
-      expect.objectContaining({ id: f.types.people, kind: 'person', has_phone: true, metadata: [], meta: { locales: { current: 'en', available: ['en', 'fr'] } } }),
+      expect.objectContaining({ id: f.types.people, kind: 'person', has_phone: true, metadata: [], meta: { locales: { current: 'en', available: ['en', 'fr'], requested: 'en' } } }),
     ]);
-    expect(body.meta).toMatchObject({ base: expect.stringContaining(SEARCH), next: null, previous: null, locales: { current: 'en', available: ['en', 'fr'] } });
+    expect(body.meta).toMatchObject({ base: expect.stringContaining(SEARCH), next: null, previous: null, locales: { current: 'en', available: ['en', 'fr'], requested: 'en' } });
   });
 
   it('tolerates a typo ("Ada Lovelase"), matches metadata values and summaries per language', async () => {
@@ -173,7 +173,7 @@ describe('each kind on the Reader: paginated, search, by id, block by id', () =>
       id: rec.id,
       summary_text: 'Zyzzyva summary',
       description_blocks: [{ kind: 'richtext', content_html: '<p>About</p>', position: 0 }],
-      address: { city: 'Lyon', meta: { locales: { current: 'en', available: ['en'] } } },
+      address: { city: 'Lyon', meta: { locales: { current: 'en', available: ['en'], requested: 'en' } } },
       blocks: [],
     });
     expectError(await reader.get(`${base}/${draft.id}`), 404, 'profile_not_found');

@@ -93,13 +93,13 @@ describe('GET /api/media/v1/contents', () => {
         image: { ...published.locales[0]!.visual.image, url: expect.stringMatching(/\/assets\/.+\.jpg$/) },
       },
       author_ids: [published.locales[0]!.authors[0]!.profile_id],
-      meta: { locales: { current: 'en', available: ['en', 'fr'] } },
+      meta: { locales: { current: 'en', available: ['en', 'fr'], requested: 'en' } },
     });
     expect(body.meta).toEqual({
       base: 'https://api.example.test/api/media/v1/contents?limit=10&locale=en',
       next: null,
       previous: null,
-      locales: { current: 'en', available: ['en', 'fr', 'de'] },
+      locales: { current: 'en', available: ['en', 'fr', 'de'], requested: 'en' },
     });
     expect(body.assocs.categories.map((c: { id: string }) => c.id).sort()).toEqual([politics.id, sport.id].sort());
     expect(body.assocs.categories.find((c: { id: string }) => c.id === politics.id)).toEqual({
@@ -107,7 +107,7 @@ describe('GET /api/media/v1/contents', () => {
       name: 'Politics',
       description: 'State',
       svg_icon: null,
-      meta: { locales: { current: 'en', available: ['en', 'fr'] } },
+      meta: { locales: { current: 'en', available: ['en', 'fr'], requested: 'en' } },
       updated_at: politics.updated_at,
     });
     expect(body.assocs.templates.map((t: { id: string }) => t.id).sort()).toEqual([fx.templateId, otherTemplate].sort());
@@ -119,7 +119,7 @@ describe('GET /api/media/v1/contents', () => {
     expect(fr.data.find((c: { id: string }) => c.id === published.id)).toMatchObject({ locale: 'fr', title_text: 'Bonjour', lead_html: null });
     expect(fr.assocs.categories.find((c: { id: string }) => c.id === politics.id).name).toBe('Politique');
     const de = (await reader.get('/api/media/v1/contents?locale=de&limit=10')).json();
-    expect(de.data.find((c: { id: string }) => c.id === published.id)).toMatchObject({ locale: 'en', meta: { locales: { current: 'en', available: ['en', 'fr'] } } });
+    expect(de.data.find((c: { id: string }) => c.id === published.id)).toMatchObject({ locale: 'en', meta: { locales: { current: 'en', available: ['en', 'fr'], requested: 'de' } } });
   });
 
   it('never shows a draft, an archived, a deleted, a scheduled or another media’s content', async () => {
@@ -185,7 +185,7 @@ describe('GET /api/media/v1/contents', () => {
 describe('GET /api/media/v1/contents/{id}', () => {
   it("serves the content in the asked language with that language's blocks, in order", async () => {
     const en = (await reader.get(`/api/media/v1/contents/${published.id}?locale=en`)).json().data;
-    expect(en).toMatchObject({ id: published.id, locale: 'en', title_text: 'Hello readers', meta: { locales: { current: 'en', available: ['en', 'fr'] } } });
+    expect(en).toMatchObject({ id: published.id, locale: 'en', title_text: 'Hello readers', meta: { locales: { current: 'en', available: ['en', 'fr'], requested: 'en' } } });
     expect(en.blocks).toEqual([
       { id: expect.any(String), kind: 'richtext', position: 0, content_html: '<p>Body</p>', content_text: 'Body' },
       { id: expect.any(String), kind: 'quote', position: 1, content_html: 'Q', content_text: 'Q', author: 'A' },

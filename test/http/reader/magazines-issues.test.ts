@@ -96,7 +96,7 @@ describe('GET /api/media/v1/issues/:id', () => {
         { id: other.id, issue_id: issue.id, key: 'news', position: 1, name: 'News', description_html: null, description_text: null, updated_at: other.updated_at },
       ],
       updated_at: issue.updated_at,
-      meta: { locales: { current: 'en', available: ['en', 'fr'] } },
+      meta: { locales: { current: 'en', available: ['en', 'fr'], requested: 'en' } },
     });
     const fr = (await reader.get(`/api/media/v1/issues/${issue.id}?locale=fr`)).json().data;
     expect([fr.name, fr.sections[0].name, fr.sections[1].name]).toEqual(['Hiver', 'Dossiers', 'News']);
@@ -130,7 +130,7 @@ describe('section contents', () => {
       base: `https://api.example.test/api/media/v1/issues/${issue.id}/sections/${section.id}/contents?locale=en`,
       next: null,
       previous: null,
-      locales: { current: 'en', available: ['en', 'fr'] },
+      locales: { current: 'en', available: ['en', 'fr'], requested: 'en' },
     });
   });
 
@@ -214,7 +214,7 @@ describe('GET /api/media/v1/sections/:id', () => {
       description_html: null,
       description_text: null,
       updated_at: section.updated_at,
-      meta: { locales: { current: 'fr', available: ['en', 'fr'] } },
+      meta: { locales: { current: 'fr', available: ['en', 'fr'], requested: 'fr' } },
     });
     const gone = await createSection(api, issue.id);
     expect((await api.delete(`/magazines/v2/sections/${gone.id}`)).statusCode).toBe(204);

@@ -83,7 +83,7 @@ describe('GET /api/media/v1/newsletter/mailing-lists', () => {
           name: 'Matin',
           description: null,
           double_opt_in: true,
-          meta: { locales: { current: 'fr', available: ['en', 'fr'] } },
+          meta: { locales: { current: 'fr', available: ['en', 'fr'], requested: 'fr' } },
           updated_at: expect.stringMatching(ISO_MS),
         },
       ],
@@ -91,7 +91,7 @@ describe('GET /api/media/v1/newsletter/mailing-lists', () => {
         base: `https://news.example.org/api/media/v1/newsletter/mailing-lists?locale=fr`,
         next: null,
         previous: null,
-        locales: { current: 'fr', available: ['en', 'fr'] },
+        locales: { current: 'fr', available: ['en', 'fr'], requested: 'fr' },
       },
     });
     expectError(await readerClient(ctx.app, media.mediaId).get('/api/media/v1/newsletter/mailing-lists'), 401);

@@ -43,7 +43,7 @@ describe('Reader menus (spec 2.15)', () => {
       name: 'Main',
       key: k,
       localized: { id: fre.id, locale: 'fr', items: [{ id: fre.items[0].id, name: 'Actualités', url: '/actu', open_new_tab: false, items: [] }] },
-      meta: { locales: { current: 'fr', available: ['en', 'fr'] } },
+      meta: { locales: { current: 'fr', available: ['en', 'fr'], requested: 'fr' } },
       inserted_at: expect.stringMatching(ISO_MS),
       updated_at: created.updated_at,
     });
@@ -111,7 +111,7 @@ describe('Reader media blocks', () => {
       id: block.id,
       key: block.key,
       localized: { id: block.locales[1].id, locale: 'fr', content_html: '<p>Bonjour</p>', content_text: 'Bonjour' },
-      meta: { locales: { current: 'fr', available: ['en', 'fr'] } },
+      meta: { locales: { current: 'fr', available: ['en', 'fr'], requested: 'fr' } },
       inserted_at: block.inserted_at,
       updated_at: block.updated_at,
     });

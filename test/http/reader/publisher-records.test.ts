@@ -50,7 +50,7 @@ describe('Reader webpages', () => {
       organization_id: null,
       status_id: community.statuses.published,
       localized: { id: page.locales[1].id, locale: 'fr', title: 'À propos', body_html: '<p>Nous</p>', body_text: 'Nous', seo: { title: null, description: 'Qui' } },
-      meta: { locales: { current: 'fr', available: ['en', 'fr'] } },
+      meta: { locales: { current: 'fr', available: ['en', 'fr'], requested: 'fr' } },
       inserted_at: page.inserted_at,
       updated_at: page.updated_at,
     });
@@ -66,7 +66,7 @@ describe('Reader webpages', () => {
       base: 'https://api.example.test/api/media/v1/webpages?limit=100',
       next: null,
       previous: null,
-      locales: { current: 'en', available: ['en', 'fr'] },
+      locales: { current: 'en', available: ['en', 'fr'], requested: null },
     });
   });
 });
@@ -112,7 +112,7 @@ describe('Reader releases and distributions', () => {
       cover_image_key: null,
       links: [],
       localized: { id: release.locales[1].id, locale: 'fr', title: 'Disque', description_html: null, description_text: null },
-      meta: { locales: { current: 'fr', available: ['en', 'fr'] } },
+      meta: { locales: { current: 'fr', available: ['en', 'fr'], requested: 'fr' } },
       inserted_at: expect.stringMatching(ISO_MS),
       updated_at: release.updated_at,
     });

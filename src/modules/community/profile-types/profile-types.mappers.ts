@@ -1,3 +1,4 @@
+import type { LocalesMeta } from '../../../shared/http/reader.js';
 import { iso, stamped } from '../../../shared/time.js';
 import type { ProfileTypeWithMetadata } from './profile-types.repository.js';
 import type { PROFILE_KINDS } from './profile-types.schemas.js';
@@ -31,7 +32,7 @@ const fieldsOf = (row: ProfileTypeWithMetadata) => ({
 export const toProfileType = (row: ProfileTypeWithMetadata) => stamped(fieldsOf(row), row);
 
 /** Reader view (spec 2.5): a profile type has no per-language fields; meta.locales follows the media's. */
-export const toReaderProfileType = (row: ProfileTypeWithMetadata, locales: { current: string | null; available: string[] }) => ({
+export const toReaderProfileType = (row: ProfileTypeWithMetadata, locales: LocalesMeta) => ({
   ...fieldsOf(row),
   meta: { locales },
   updated_at: iso(row.updatedAt),

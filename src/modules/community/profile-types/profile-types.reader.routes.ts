@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { chooseLocale, readerList, readerListOf, readerListQuery } from '../../../shared/http/reader.js';
+import { fallbackOf, localesOf, readerList, readerListOf, readerListQuery } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
 import { communityTags } from '../community.tags.js';
 import { toReaderProfileType } from './profile-types.mappers.js';
@@ -24,7 +24,7 @@ export const profileTypesReaderRoutes: FastifyPluginAsyncZod<{ profileTypes: Pro
     handler: async (ctx, { query }, reply) => {
       const { media } = reply.request;
       // Nothing in a profile type is per language: each item's meta.locales is the list's, made once.
-      const locales = { current: chooseLocale(media.locales, query.locale, media.defaultLocale), available: media.locales };
+      const locales = localesOf(media.locales, query.locale, fallbackOf(media));
       return readerList(reply.request, await profileTypes.list(ctx, query), query.locale, (row) => toReaderProfileType(row, locales));
     },
   });

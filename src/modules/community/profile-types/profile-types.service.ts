@@ -4,7 +4,7 @@ import type { PagingQuery } from '../../../shared/schemas.js';
 import { communityErrors } from '../community.errors.js';
 import { type ProfileTypesRepository, profileTypeAggregate } from './profile-types.repository.js';
 import type { ProfileTypeCreate, ProfileTypeUpdate } from './profile-types.schemas.js';
-import type { ReaderView } from '../../../shared/http/reader.js';
+import { type ReaderView, localesOf } from '../../../shared/http/reader.js';
 import { toReaderProfileType } from './profile-types.mappers.js';
 
 /**
@@ -29,7 +29,7 @@ export function createProfileTypesService(deps: { repo: ProfileTypesRepository }
     /** Reader summaries (spec 2.5) of the live profile types among `ids`: a page's assocs, one statement. */
     summaries: async (executor: Executor, mediaId: string, ids: string[], view: Pick<ReaderView, 'locale' | 'fallback'>, available: string[]) =>
       (await repo.findMany(executor, mediaId, ids)).map((row) =>
-        toReaderProfileType(row, { current: available.includes(view.locale ?? '') ? view.locale! : view.fallback, available }),
+        toReaderProfileType(row, localesOf(available, view.locale, view.fallback)),
       ),
 
     update: (ctx: RequestContext, id: string, patch: ProfileTypeUpdate) =>

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createdOrFound, one, pagingMeta } from '../../../shared/envelopes.js';
 import type { Executor } from '../../../db/client.js';
-import { type AssocLoader, type ReaderView, localeQuery, localesMeta, readerList, readerListOf, readerView } from '../../../shared/http/reader.js';
+import { type AssocLoader, type ReaderView, localeQuery, localesMeta, localesOf, readerList, readerListOf, readerView } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf, idParams, noContent, pagingMeta as pagingMetaSchema, pagingQuery } from '../../../shared/schemas.js';
 import { communityTags } from '../community.tags.js';
@@ -160,7 +160,7 @@ export const profilesReaderRoutes: FastifyPluginAsyncZod<ProfilesReaderOptions> 
       return {
         data: occurrences.map(toOccurrence),
         assocs: { events: rows.map((r) => toEvent(r, view)) },
-        meta: { locales: { current: query.locale && media.locales.includes(query.locale) ? query.locale : media.defaultLocale, available: media.locales } },
+        meta: { locales: localesOf(media.locales, query.locale, view.fallback) },
       };
     },
   });

@@ -7,6 +7,7 @@ export const toMedia = (row: MediaRow) => ({
   default_locale: row.defaultLocale,
   locales: row.locales,
   site_url: row.siteUrl,
+  locale_fallbacks: row.localeFallbacks,
   inserted_at: iso(row.insertedAt),
   updated_at: iso(row.updatedAt),
 });

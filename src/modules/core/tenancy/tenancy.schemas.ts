@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { isoTimestamp, locale, recordKey, siteUrl, uuid } from '../../../shared/schemas.js';
 
+const localeFallbacks = z
+  .record(locale, z.array(locale))
+  .describe(
+    'Per asked language, the languages a Reader read serves next when a record lacks it, in order, before the default: {"fr-CH": ["fr", "de"]}. Every language must be one of `locales`.',
+  );
+
 export const mediaSchema = z
   .object({
     id: uuid,
@@ -8,6 +14,7 @@ export const mediaSchema = z
     default_locale: locale,
     locales: z.array(locale).describe('Languages this media publishes in; locale entries must use one of them'),
     site_url: z.string().nullable().describe(siteUrl.description!),
+    locale_fallbacks: localeFallbacks,
     inserted_at: isoTimestamp,
     updated_at: isoTimestamp,
   })
@@ -19,6 +26,10 @@ export const mediaUpdateBody = z
     default_locale: locale.optional(),
     locales: z.array(locale).min(1).max(50).optional(),
     site_url: siteUrl.nullable().optional(),
+    locale_fallbacks: localeFallbacks
+      .refine((chains) => Object.keys(chains).length <= 50, 'at most 50 chains')
+      .refine((chains) => Object.values(chains).every((chain) => chain.length <= 10), 'a chain has at most 10 languages')
+      .optional(),
   })
   .meta({ id: 'MediaUpdate' });
 

@@ -27,6 +27,23 @@ export interface NewMedia {
  * Medias, their workspaces and statuses. A method given a context runs on its executor (`ctx.db`);
  * `deps.db` serves what no request's transaction holds: the cached lookups, start-up's and the operator's calls.
  */
+/** Chains sent in a media update: every language in them must be one of the media's (400 naming each chain that is not). */
+function checkedFallbacks(chains: Record<string, string[]>, locales: string[]): Record<string, string[]> {
+  const strays = Object.entries(chains).flatMap(([asked, chain]) =>
+    [asked, ...chain].every((l) => locales.includes(l)) ? [] : [{ path: `locale_fallbacks.${asked}`, message: `must name only ${locales.join(', ')}` }],
+  );
+  if (strays.length > 0) throw coreErrors.unsupportedLocale(strays);
+  return Object.fromEntries(Object.entries(chains).map(([asked, chain]) => [asked, [...new Set(chain.filter((l) => l !== asked))]]));
+}
+
+/** The stored chains when the media's languages change: languages it no longer has leave them. */
+const keptFallbacks = (chains: Record<string, string[]>, locales: string[]): Record<string, string[]> =>
+  Object.fromEntries(
+    Object.entries(chains)
+      .filter(([asked]) => locales.includes(asked))
+      .map(([asked, chain]) => [asked, chain.filter((l) => locales.includes(l))]),
+  );
+
 export function createTenancyService(deps: { db: Db; repo: TenancyRepository; cacheBus?: CacheBus }) {
   const { db, repo } = deps;
 
@@ -99,7 +116,8 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
         throw coreErrors.invalidDefaultLocale([{ path: 'default_locale', message: `must be one of ${locales.join(', ')}` }]);
       }
       const siteUrl = patch.site_url === undefined ? current.siteUrl : patch.site_url;
-      const row = await repo.updateMedia(ctx.db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales, siteUrl });
+      const localeFallbacks = patch.locale_fallbacks ? checkedFallbacks(patch.locale_fallbacks, locales) : keptFallbacks(current.localeFallbacks, locales);
+      const row = await repo.updateMedia(ctx.db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales, siteUrl, localeFallbacks });
       if (!row) throw coreErrors.mediaNotFound();
       // Once committed: forgotten earlier, a read meanwhile could cache the row as it was.
       afterCommit(ctx, () => forget(mediaId));

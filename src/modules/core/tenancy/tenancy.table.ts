@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
 
 export const media = pgTable('media', {
@@ -7,6 +7,8 @@ export const media = pgTable('media', {
   defaultLocale: text('default_locale').notNull(),
   locales: text('locales').array().notNull(),
   siteUrl: text('site_url'),
+  /** Per asked language, the languages a Reader read tries next, in order, before the default. */
+  localeFallbacks: jsonb('locale_fallbacks').$type<Record<string, string[]>>().notNull().default({}),
   ...timestamps(),
 });
 

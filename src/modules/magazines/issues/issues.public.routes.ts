@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pagingMeta } from '../../../shared/envelopes.js';
 import { publicTwin } from '../../../shared/http/public.js';
-import { readerListQuery } from '../../../shared/http/reader.js';
+import { fallbackOf, readerListQuery } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
 import { isoTimestamp, pagingMeta as pagingMetaSchema, uuid } from '../../../shared/schemas.js';
 import type { ContentMappers } from '../../docs/index.js';
@@ -136,7 +136,7 @@ export const issuesPublicRoutes: FastifyPluginAsyncZod<{ issues: IssuesService; 
     response: { 200: listSchema },
     handler: async (ctx, { params, query }, reply) => {
       const page = await issues.publicSectionContents(ctx, params.section_id, query);
-      const view = { locale: query.locale, fallback: reply.request.media.defaultLocale };
+      const view = { locale: query.locale, fallback: fallbackOf(reply.request.media) };
       return {
         meta: pagingMeta(reply.request, page),
         data: page.items.map((row) => toPublicSectionContent(contentMappers.toReaderContent(row, view))),

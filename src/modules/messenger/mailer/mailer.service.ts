@@ -1,3 +1,4 @@
+import type { LocaleFallback } from '../../../shared/http/reader.js';
 import type { RequestContext } from '../../../shared/context.js';
 import { esc, layout } from '../messenger.render.js';
 import type { PublishedContent } from '../newsletters/newsletters.service.js';
@@ -16,8 +17,8 @@ const paragraphs = (text: string) =>
  */
 export function createMailerService(deps: {
   outbox: OutboxService;
-  publishedContent: (ctx: RequestContext, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
-  defaultLocaleOf: (ctx: RequestContext) => Promise<string>;
+  publishedContent: (ctx: RequestContext, id: string, locale: string | undefined, fallback: LocaleFallback) => Promise<PublishedContent>;
+  fallbackOf: (ctx: RequestContext) => Promise<LocaleFallback>;
   kick: (ctx: RequestContext) => Promise<void>;
 }) {
   const render = async (ctx: RequestContext, input: MailerSend) => {
@@ -29,7 +30,7 @@ export function createMailerService(deps: {
         text: `Message from ${input.name} <${input.email}>:\n\n${input.message}\n`,
       };
     }
-    const content = await deps.publishedContent(ctx, input.content_id, input.locale, await deps.defaultLocaleOf(ctx));
+    const content = await deps.publishedContent(ctx, input.content_id, input.locale, await deps.fallbackOf(ctx));
     const title = content.title_text ?? 'An article';
     const who = input.sender_name ?? 'Someone';
     const link = content.canonical_url;

@@ -1,3 +1,4 @@
+import type { LocaleFallback } from '../../../shared/http/reader.js';
 import type { Executor } from '../../../db/client.js';
 import { type RequestContext, transaction } from '../../../shared/context.js';
 import type { Page } from '../../../shared/paging.js';
@@ -26,8 +27,8 @@ export interface NewsletterDeps {
   mailingLists: MailingListsService;
   outbox: OutboxService;
   /** docs' rendering of a published content (404 content_not_found otherwise). */
-  publishedContent: (ctx: RequestContext, id: string, locale: string | undefined, fallback: string) => Promise<PublishedContent>;
-  defaultLocaleOf: (ctx: RequestContext) => Promise<string>;
+  publishedContent: (ctx: RequestContext, id: string, locale: string | undefined, fallback: LocaleFallback) => Promise<PublishedContent>;
+  fallbackOf: (ctx: RequestContext) => Promise<LocaleFallback>;
   /** Asks for a send run once the context's transaction has committed. */
   kick: (ctx: RequestContext) => Promise<void>;
 }
@@ -82,7 +83,7 @@ export function createNewslettersService(deps: NewsletterDeps) {
      */
     async send(ctx: RequestContext, listId: string, input: NewsletterCreate): Promise<NewsletterWithCounts> {
       if (!(await deps.mailingLists.find(ctx.db, ctx.mediaId, listId))) throw messengerErrors.mailingListNotFound();
-      const content = await deps.publishedContent(ctx, input.content_id, input.locale, await deps.defaultLocaleOf(ctx));
+      const content = await deps.publishedContent(ctx, input.content_id, input.locale, await deps.fallbackOf(ctx));
       const body = renderContent(content);
       const subject = input.subject ?? content.title_text ?? 'Newsletter';
       const row = await transaction(ctx, async (tx) => {

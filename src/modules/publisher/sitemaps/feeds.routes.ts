@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Executor } from '../../../db/client.js';
 import { escapeHtml } from '../../../shared/html.js';
 import { sendConditional } from '../../../shared/http/conditional.js';
-import { type MediaInfo, pickLocale } from '../../../shared/http/reader.js';
+import { type LocaleFallback, type MediaInfo, fallbackOf, pickLocale } from '../../../shared/http/reader.js';
 import { type ContentResponse, type RequestContext, route } from '../../../shared/http/route.js';
 import { idParams, locale, queryInt, uuid } from '../../../shared/schemas.js';
 import type { DeclaredService } from '../../../shared/record/index.js';
@@ -94,7 +94,7 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ feeds: PublisherDeps['fe
         updatedAt: string;
         locales: Array<{ locale: string; title: string; description: string | null }>;
       };
-      const { entry, meta } = pickLocale(feed.locales, query.locale, req.media.defaultLocale);
+      const { entry, meta } = pickLocale(feed.locales, query.locale, fallbackOf(req.media));
       // The feed's website before the media's; without either, the API's origin as before.
       const site = feed.siteUrl ?? req.media.siteUrl;
       const language = meta.current ?? req.media.defaultLocale;
@@ -109,7 +109,7 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ feeds: PublisherDeps['fe
         language,
         updated,
       };
-      const body = () => rss2(channel, items.map((item) => feedItem(item, { language, fallback: req.media.defaultLocale, origin: req.linkOrigin, site })));
+      const body = () => rss2(channel, items.map((item) => feedItem(item, { language, fallback: fallbackOf(req.media), origin: req.linkOrigin, site })));
       // The document follows from the feed and its items as read (each content's updated_at moves with any edit):
       // a feed reader's conditional request is answered from them, without writing the XML.
       const version = JSON.stringify([self, site, feed.updatedAt, language, entry?.locale, items.map((i) => [i.id, i.updatedAt, i.publishedAt])]);
@@ -183,7 +183,7 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ feeds: PublisherDeps['fe
  * under the website) or else its Reader URL; the title is the entry's plain text escaped for HTML, the description
  * its lead as sanitized HTML.
  */
-function feedItem(item: FeedContent, at: { language: string; fallback: string; origin: string; site: string | null }): RssItem {
+function feedItem(item: FeedContent, at: { language: string; fallback: LocaleFallback; origin: string; site: string | null }): RssItem {
   const { entry } = pickLocale(item.locales, at.language, at.fallback);
   return {
     title: escapeHtml(entry?.title ?? ''),

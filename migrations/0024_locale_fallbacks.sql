@@ -1,0 +1,1 @@
+ALTER TABLE "media" ADD COLUMN "locale_fallbacks" jsonb DEFAULT '{}'::jsonb NOT NULL;
