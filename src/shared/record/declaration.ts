@@ -134,10 +134,11 @@ export type RecordDeps<L extends string = string, U extends string = never> = {
   live: Record<L, LiveIds>;
 } & ([U] extends [never] ? { uses?: Record<string, InUse> } : { uses: Record<U, InUse> });
 
-/** The field names of an object schema (a replace's fields): none for any other schema. */
-const fieldsOf = (schema: z.ZodType): string[] => {
-  const shape = (schema as { shape?: unknown }).shape;
-  return shape && typeof shape === 'object' ? Object.keys(shape) : [];
+/** The fields a replace stores null for when left out: its update schema's, which must be an object's (checked at start-up). */
+const replacedFields = (d: RecordDeclaration<never, never>): string[] => {
+  const shape = (d.schemas.update as { shape?: unknown }).shape;
+  if (!shape || typeof shape !== 'object') throw new Error(`${d.kind}: a record that replaces declares an object update schema`);
+  return Object.keys(shape);
 };
 
 /**
@@ -160,7 +161,7 @@ export function declaredService<L extends string, U extends string = never, D ex
       ...(d.references && { references: d.references.map((ref) => ref(deps.live)) }),
       ...(d.prepare && { prepare: d.prepare }),
       ...(d.checkUpdate && { checkUpdate: d.checkUpdate as never }),
-      ...(d.replace && { replaces: fieldsOf(d.schemas.update) }),
+      ...(d.replace && { replaces: replacedFields(d as never) }),
       ...(uses && { checkDelete: (tx: Executor, mediaId: string, id: string) => checkUses(tx, mediaId, id, uses) }),
       ...(d.order && { order: d.order.keyset as never, orderName: d.order.name }),
       assertLocales: deps.assertLocales,
