@@ -238,7 +238,7 @@ export async function prepareContentsBench(options: {
   const docs = app.services.docs;
   const type = await docs.contentTypes.create(ctx, { key: 'article', name: 'Article' });
   const template = await docs.templates.create(ctx, {
-    content_type_id: type.id as string,
+    content_type_id: type.id,
     key: 'standard',
     name: 'Standard',
     block_kinds: ['richtext'],

@@ -89,7 +89,7 @@ export async function prepareMagazinesBench(options: {
     // Without the contents scenarios' 50,000, a thousand of the same contents.
     const docs = app.services.docs;
     const type = await docs.contentTypes.create(ctx, { key: 'magazine-article', name: 'Article' });
-    const template = await docs.templates.create(ctx, { content_type_id: type.id as string, key: 'magazine', name: 'Magazine', block_kinds: ['richtext'], metadata_keys: [] });
+    const template = await docs.templates.create(ctx, { content_type_id: type.id, key: 'magazine', name: 'Magazine', block_kinds: ['richtext'], metadata_keys: [] });
     const [status] = await query(`select id from statuses where media_id = $1::uuid and key = 'published'`, [mediaId]);
     await seedContents(query, { mediaId, workspaceId: options.workspaceId, statusId: status!.id as string, templateId: template.id }, SECTIONS * PER_SECTION);
   }

@@ -90,7 +90,7 @@ export async function preparePublisherBench(options: {
   // 200 published contents of one template (set-based), and a feed of their latest 20.
   const docs = app.services.docs;
   const type = await docs.contentTypes.create(ctx, { key: 'bench-feed-article', name: 'Article' });
-  const template = await docs.templates.create(ctx, { content_type_id: type.id as string, key: 'bench-feed', name: 'Feed', block_kinds: ['richtext'], metadata_keys: [] });
+  const template = await docs.templates.create(ctx, { content_type_id: type.id, key: 'bench-feed', name: 'Feed', block_kinds: ['richtext'], metadata_keys: [] });
   const [status] = await query(`select id from statuses where media_id = $1::uuid and key = 'published'`, [mediaId]);
   await query(
     `insert into contents (id, media_id, workspace_id, status_id, template_id, canonical_url, published_at, inserted_at, updated_at)
@@ -107,7 +107,7 @@ export async function preparePublisherBench(options: {
     [template.id],
   );
   await query('analyze contents, content_locales');
-  const feed = (await publisher.rssFeeds.create(ctx, { key: 'bench-feed', template_ids: [template.id], locales: [{ locale: 'en', title: 'Bench & news', description: 'Latest' }] })) as unknown as { id: string };
+  const feed = (await publisher.rssFeeds.create(ctx, { key: 'bench-feed', template_ids: [template.id], locales: [{ locale: 'en', title: 'Bench & news', description: 'Latest' }] }));
 
   // The statements the app sends for each read, captured from its services.
   const menuStatements = await captureQueries(options.driver, () => publisher.menus.getByKey(ctx, 'bench-main'));

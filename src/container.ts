@@ -114,7 +114,9 @@ export async function createServices(deps: {
       ...(deps.mail?.transport && { transport: deps.mail.transport }),
     }),
     adOps: createAdOpsServices({
+      db: deps.db,
       pager,
+      assertLocales: core.tenancy.assertLocales,
       assets: { ...core.assets, uploadLimit: core.assets.uploads.upload, urlOf: core.assetDelivery.urlOf },
       issueExists,
     }),

@@ -5,8 +5,8 @@ import { publicTwin, successorOf } from '../../shared/http/public.js';
 import { route } from '../../shared/http/route.js';
 import { listOf, pagingQuery, uuid } from '../../shared/schemas.js';
 import { adOpsTags } from './ad-ops.tags.js';
-import type { AdvertiserRow } from './advertisers/advertisers.repository.js';
-import type { AdvertisersService } from './advertisers/advertisers.service.js';
+import type { DeclaredService } from '../../shared/record/index.js';
+import type { AdvertiserRow } from './advertisers/advertisers.record.js';
 
 /** What a legacy site shows of an advertiser: who it is, never how to reach its buyer. */
 const publicAdvertiserSchema = z
@@ -16,7 +16,7 @@ const publicAdvertiserSchema = z
 const toPublicAdvertiser = (row: AdvertiserRow) => ({ id: row.id, name: row.name, website: row.website });
 
 /** Ad-ops' deprecated Public routes: the active advertisers, and random ads under the AdOps V1 and V2 paths (spec 9). */
-export const adOpsPublicRoutes: FastifyPluginAsyncZod<{ advertisers: AdvertisersService }> = async (app, { advertisers }) => {
+export const adOpsPublicRoutes: FastifyPluginAsyncZod<{ advertisers: DeclaredService<AdvertiserRow, 'active'> }> = async (app, { advertisers }) => {
   const tag = adOpsTags.public;
   route(app, {
     method: 'GET',
@@ -33,7 +33,7 @@ export const adOpsPublicRoutes: FastifyPluginAsyncZod<{ advertisers: Advertisers
     querystring: pagingQuery,
     config: { successor: successorOf(app, 'readerRandomAds'), publicMedia: 'path' },
     response: { 200: listOf(publicAdvertiserSchema) },
-    handler: async (ctx, { query }, reply) => list(reply.request, await advertisers.listActive(ctx, query), toPublicAdvertiser),
+    handler: async (ctx, { query }, reply) => list(reply.request, await advertisers.listIn(ctx, query, 'active'), toPublicAdvertiser),
   });
 
   for (const version of ['v1', 'v2'] as const) {

@@ -1,4 +1,5 @@
 import type { Tag } from '../../shared/http/route.js';
+import type { RecordArea } from '../../shared/record/index.js';
 
 /** The OpenAPI tags of the ad-ops module's routes, each described once. */
 export const adOpsTags = {
@@ -19,3 +20,6 @@ export const adOpsTags = {
     description: 'Running ads drawn at random, weighted by priority, each with one of its creatives. Nothing is tracked.',
   },
 } satisfies Record<string, Tag>;
+
+/** The Backoffice permissions every ad-ops record shares. */
+export const adOpsArea = { read: 'ad-ops:read', write: 'ad-ops:write' } satisfies RecordArea;

@@ -1,11 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Paginator } from '../../shared/paging.js';
-import { adCategoriesBackofficeRoutes } from './ad-categories/ad-categories.backoffice.routes.js';
-import { createAdCategoriesRepository } from './ad-categories/ad-categories.repository.js';
-import { createAdCategoriesService } from './ad-categories/ad-categories.service.js';
-import { advertisersBackofficeRoutes } from './advertisers/advertisers.backoffice.routes.js';
-import { createAdvertisersRepository } from './advertisers/advertisers.repository.js';
-import { createAdvertisersService } from './advertisers/advertisers.service.js';
+import { type RecordDeps, declaredService, recordBackofficeRoutes } from '../../shared/record/index.js';
+import { adCategoryRecord } from './ad-categories/ad-categories.record.js';
+import { advertiserRecord } from './advertisers/advertisers.record.js';
 import { adsBackofficeRoutes } from './ads/ads.backoffice.routes.js';
 import { adOpsPublicRoutes as publicRoutes } from './ad-ops.public.routes.js';
 import { adsReaderRoutes } from './ads/ads.reader.routes.js';
@@ -21,27 +17,26 @@ import { type IssueCheck, createPlacementsService } from './placements/placement
 
 export { randomAdsSql } from './ads/ads.repository.js';
 
-/** Ad-ops' services: every statement runs on the executor of the context each method is given (`ctx.db`). */
-export function createAdOpsServices(deps: {
-  pager: Paginator;
+/**
+ * Ad-ops' services: every statement runs on the executor of the context each method is given
+ * (`ctx.db`). Advertisers and ad categories are declared records; ads tell ad categories whether
+ * they use one (`uses.ads`), as another area's lookups are injected.
+ */
+export function createAdOpsServices(deps: Omit<RecordDeps, 'live' | 'uses'> & {
   /** Core's assets: the upload path of creative images, their delivery URL and the upload cap. */
   assets: CreativeAssets & { uploadLimit: number; urlOf: (fileKey: string) => string };
   /** Magazines: whether an issue of the media exists (placements in an issue). */
   issueExists: IssueCheck;
 }) {
   const { pager } = deps;
-  const advertisersRepo = createAdvertisersRepository(pager);
-  const adCategoriesRepo = createAdCategoriesRepository(pager);
+  const records = { db: deps.db, pager, assertLocales: deps.assertLocales, live: {} };
   const adsRepo = createAdsRepository(pager);
-  const advertisers = createAdvertisersService({ repo: advertisersRepo });
-  const ads = createAdsService({
-    repo: adsRepo,
-    advertiserExists: async (executor, mediaId, id) => (await advertisersRepo.find(executor, mediaId, id)) !== undefined,
-    categoryExists: async (executor, mediaId, id) => (await adCategoriesRepo.find(executor, mediaId, id)) !== undefined,
-  });
+  const advertisers = declaredService(records, advertiserRecord);
+  const adCategories = declaredService({ ...records, uses: { ads: adsRepo.categoryInUse } }, adCategoryRecord);
+  const ads = createAdsService({ repo: adsRepo, advertiserExists: advertisers.exists, categoryExists: adCategories.exists });
   return {
     advertisers,
-    adCategories: createAdCategoriesService({ repo: adCategoriesRepo, inUse: ads.categoryInUse }),
+    adCategories,
     ads,
     creatives: createCreativesService({
       repo: creativesRepository,
@@ -60,11 +55,11 @@ export type AdOpsServices = ReturnType<typeof createAdOpsServices>;
 
 /** Every /ad-ops/v2 Backoffice route. */
 export const adOpsBackofficeRoutes: FastifyPluginAsyncZod<{ adOps: AdOpsServices }> = async (app, { adOps }) => {
-  await app.register(advertisersBackofficeRoutes, { advertisers: adOps.advertisers });
+  await app.register(async (scope) => recordBackofficeRoutes(scope, advertiserRecord, adOps.advertisers));
   await app.register(adsBackofficeRoutes, { ads: adOps.ads });
   await app.register(placementsBackofficeRoutes, { placements: adOps.placements });
   await app.register(creativesBackofficeRoutes, { creatives: adOps.creatives, toCreative: adOps.toCreative, uploadLimit: adOps.uploadLimit });
-  await app.register(adCategoriesBackofficeRoutes, { adCategories: adOps.adCategories });
+  await app.register(async (scope) => recordBackofficeRoutes(scope, adCategoryRecord, adOps.adCategories));
 };
 
 /** Ad-ops' deprecated Public routes under /api/public. */

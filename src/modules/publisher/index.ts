@@ -7,7 +7,7 @@ import { mediaBlocksCollection } from './media-blocks/media-blocks.js';
 import { menusCollection } from './menus/menus.js';
 import { menusPublicRoutes } from './menus/menus.public.routes.js';
 import type { PublisherDeps, PublisherRecord } from './publisher.collection.js';
-import { type DeclaredService, declaredService, recordBackofficeRoutes, recordReaderRoutes } from '../../shared/record/index.js';
+import { declaredServices, recordBackofficeRoutes, recordReaderRoutes } from '../../shared/record/index.js';
 import { publicationsCollection } from './publications/publications.js';
 import { publisherCollectionsPublicRoutes } from './publisher.public.routes.js';
 import { releasesCollection } from './releases/releases.js';
@@ -37,12 +37,9 @@ const COLLECTIONS = {
 type CollectionName = keyof typeof COLLECTIONS;
 
 export function createPublisherServices(deps: PublisherDeps & { db: Db; pager: Paginator }) {
-  const collections = Object.fromEntries(
-    Object.entries(COLLECTIONS).map(([name, c]) => [name, declaredService(deps, c)]),
-  ) as Record<CollectionName, DeclaredService>;
   return {
     topics: createTopicsService(deps),
-    ...collections,
+    ...declaredServices(deps, COLLECTIONS),
     /** What RSS feeds and sitemaps list, read through the owners' public lookups. */
     feeds: deps.feeds,
   };

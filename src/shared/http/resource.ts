@@ -69,6 +69,8 @@ export interface StandardDoc {
   update?: z.ZodType;
   /** The operations offered (all six by default). */
   only?: readonly StandardOp[];
+  /** `true`: the update is a `PUT`, a full replace validated like a create (a patch by default). */
+  replace?: boolean;
   /** Beside the derived statuses: 404 for a referenced record, 409 for a unique key. */
   errors?: ErrorStatus[];
   /** What the collection's list and writes should say beyond the standard sentences. */
@@ -189,10 +191,11 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
       /** An operation's standard doc with what the record says of it instead. */
       const docOf = <D extends Doc>(op: StandardOp, standard: D): D => ({ ...standard, ...doc.docs?.[op] });
       const label = `${doc.label[0]!.toUpperCase()}${doc.label.slice(1)}`;
+      const a = /^[aeiou]/.test(doc.label) ? 'an' : 'a';
       if (on('list')) this.list(docOf('list', { summary: `List ${doc.plural}`, description: note('list', `Live ${doc.plural} of the key's media, newest first.`) }), service.list);
       if (on('create') && doc.create) {
         this.create(
-          docOf('create', { summary: `Create a ${doc.label}`, description: note('create', `Answers 201 with the new ${doc.label}.`), body: doc.create, errors }),
+          docOf('create', { summary: `Create ${a} ${doc.label}`, description: note('create', `Answers 201 with the new ${doc.label}.`), body: doc.create, errors }),
           service.create as (ctx: RequestContext, input: unknown) => Promise<Row>,
         );
       }
@@ -200,17 +203,23 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
       if (on('update') && doc.update) {
         this.update(
           docOf('update', {
-            summary: `Update a ${doc.label}`,
-            description: note('update', 'Fields left out keep their value; a set sent (`locales`, `entries`) is the complete set.'),
+            summary: `Update ${a} ${doc.label}`,
+            description: note(
+              'update',
+              doc.replace
+                ? 'A full replace, validated like a create: a field left out takes its default.'
+                : 'Fields left out keep their value; a set sent (`locales`, `entries`) is the complete set.',
+            ),
             body: doc.update,
             errors,
+            ...(doc.replace && { method: 'PUT' as const }),
           }),
           service.update as (ctx: RequestContext, id: string, patch: unknown) => Promise<Row>,
         );
       }
       if (on('remove')) {
         this.remove(
-          docOf('remove', { summary: `Delete a ${doc.label} (soft)`, description: note('remove', 'Sets deleted_at on the record and its live parts; restore brings them back.') }),
+          docOf('remove', { summary: `Delete ${a} ${doc.label} (soft)`, description: note('remove', 'Sets deleted_at on the record and its live parts; restore brings them back.') }),
           service.remove,
         );
       }

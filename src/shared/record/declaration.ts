@@ -1,7 +1,7 @@
 import type { LocaleFallback } from '../http/reader.js';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import type { RequestContext } from '../context.js';
 import type { Aggregate } from '../aggregate.js';
 import type { AppError } from '../errors.js';
@@ -10,8 +10,8 @@ import type { StandardDoc, StandardOp } from '../http/resource.js';
 import type { ErrorStatus, Tag } from '../http/route.js';
 import type { Keyset, Paginator } from '../paging.js';
 import type { Permission } from '../permissions.js';
-import type { LiveIds, Reference } from './references.js';
-import { recordService } from './service.js';
+import { type InUse, type LiveIds, type Reference, type Use, checkUses } from './references.js';
+import { type RecordService, recordService } from './service.js';
 
 /** An area's Backoffice permissions, which its records share. */
 export interface RecordArea {
@@ -25,9 +25,10 @@ export interface RecordArea {
  * From it come the service (`declaredService`), the Backoffice's standard routes, the Reader's
  * list and read, the Public reads, and what every write does beyond its answer: the webhook event
  * and audit entry (`kind`), the row a conditional write locks, the Surrogate-Key of a read.
- * `L` names the lookups of other areas' records its references use (injected by the container).
+ * `L` names the lookups of other areas' records its references use, `U` those of the records that
+ * use it (both injected by the container: `RecordDeps`).
  */
-export interface RecordDeclaration<L extends string = string> {
+export interface RecordDeclaration<L extends string = string, U extends string = string> {
   /** The record's kind on the wire: events `<kind>.<action>`, audit entries, `Surrogate-Key: <kind>:<id>`. */
   kind: string;
   /** Its name in sentences: `media block` / `media blocks`. */
@@ -62,6 +63,19 @@ export interface RecordDeclaration<L extends string = string> {
   /** Checks of a whole update against the stored record, before writing. */
   checkUpdate?: (current: Record<string, unknown>, patch: Record<string, unknown>) => void;
   /**
+   * `true`: an update is `PUT`, a full replace validated like a create (the update schema is
+   * usually the create's): a field of the update schema the body leaves out takes its default,
+   * null when it has none (a part's set: empty). By default an update is a `PATCH`, fields left
+   * out keeping their value.
+   */
+  replace?: true;
+  /**
+   * What keeps a record from being deleted: records of other kinds that use it (`usedBy(...)`
+   * each, its lookup injected as `RecordDeps.uses`). A delete answers the use's 409 while there is
+   * one, checked in the delete's transaction under the record's lock; the DELETE declares 409.
+   */
+  usedBy?: Array<(uses: Record<U, InUse>) => Use>;
+  /**
    * The order of its lists, Backoffice and Reader alike, when not newest first (`oldestFirst`:
    * a short editorial list read in the order it was made), named in its pages' cursors.
    */
@@ -87,7 +101,13 @@ export interface RecordDeclaration<L extends string = string> {
 }
 
 /** Declares a record kind (an identity that checks the declaration's shape). */
-export const defineRecord = <L extends string, D extends RecordDeclaration<L>>(declaration: D): D => declaration;
+export const defineRecord = <L extends string, U extends string, D extends RecordDeclaration<L, U>>(declaration: D): D => declaration;
+
+/** A declared record's row, as its service answers it: its aggregate's root columns, parts and computed fields. */
+export type RecordRow<D extends { agg: unknown }> = D['agg'] extends { find: (...args: never[]) => Promise<infer Row> } ? NonNullable<Row> : never;
+
+/** The views a declared record's aggregate reads in (`published`). */
+export type RecordView<D extends { agg: unknown }> = D['agg'] extends { filter: (view?: infer V) => unknown } ? Extract<V, string> : never;
 
 const pascal = (words: string) => words.replace(/(^|\s)([a-z])/g, (_, _s: string, c: string) => c.toUpperCase());
 
@@ -102,29 +122,63 @@ export const named = (label: string, plural: string) => ({
   names: { one: pascal(label), many: pascal(plural) },
 });
 
-/** What every declared record's service is made with: the database, the pager, the media's languages, other areas' lookups. */
-export interface RecordDeps<L extends string = string> {
+/**
+ * What every declared record's service is made with: the database, the pager, the media's
+ * languages, and other areas' lookups: `live`, which of their records exist (a record's
+ * `references`), and `uses`, whether their records use one of its own (its `usedBy`), which a
+ * record that declares uses must be given.
+ */
+export type RecordDeps<L extends string = string, U extends string = never> = {
   db: Db;
   pager: Paginator;
   assertLocales: (ctx: RequestContext, entries: Array<{ locale: string }>) => Promise<void>;
   live: Record<L, LiveIds>;
-}
+} & ([U] extends [never] ? { uses?: Record<string, InUse> } : { uses: Record<U, InUse> });
 
-/** The standard service of a declared record (shared/record/service.ts), its references bound to the container's lookups. */
-export function declaredService<L extends string>(deps: RecordDeps<L>, d: RecordDeclaration<L>) {
-  return recordService(
+/** The fields a replace stores null for when left out: its update schema's, which must be an object's (checked at start-up). */
+const replacedFields = (d: RecordDeclaration<never, never>): string[] => {
+  const shape = (d.schemas.update as { shape?: unknown }).shape;
+  if (!shape || typeof shape !== 'object') throw new Error(`${d.kind}: a record that replaces declares an object update schema`);
+  return Object.keys(shape);
+};
+
+/**
+ * The standard service of a declared record (shared/record/service.ts), its references and uses
+ * bound to the container's lookups, typed by the declaration's aggregate: its reads and writes
+ * answer the aggregate's rows (`RecordRow`), its reads in a view take the aggregate's views.
+ */
+export function declaredService<L extends string, U extends string = never, D extends RecordDeclaration<L, U> = RecordDeclaration<L, U>>(
+  deps: RecordDeps<L, U>,
+  d: D,
+): DeclaredService<RecordRow<D>, RecordView<D>> {
+  const uses = d.usedBy?.map((use) => use((deps as { uses: Record<U, InUse> }).uses));
+  const service = recordService(
     { db: deps.db, pager: deps.pager },
     {
+      // Each declaration's aggregate has its own tables and views: the service uses it as any aggregate.
       agg: d.agg as unknown as Aggregate<PgTable, Record<never, never>, string>,
       notFound: d.notFound,
       conflict: d.conflict,
       ...(d.references && { references: d.references.map((ref) => ref(deps.live)) }),
       ...(d.prepare && { prepare: d.prepare }),
       ...(d.checkUpdate && { checkUpdate: d.checkUpdate as never }),
+      ...(d.replace && { replaces: replacedFields(d as never) }),
+      ...(uses && { checkDelete: (tx: Executor, mediaId: string, id: string) => checkUses(tx, mediaId, id, uses) }),
       ...(d.order && { order: d.order.keyset as never, orderName: d.order.name }),
       assertLocales: deps.assertLocales,
     },
   );
+  // The rows are the aggregate's own, which the service above reads through its loose type.
+  return service as unknown as DeclaredService<RecordRow<D>, RecordView<D>>;
 }
 
-export type DeclaredService = ReturnType<typeof declaredService>;
+/** The services of several declared records at once, by name (an area's collections), each typed by its own aggregate. */
+export function declaredServices<L extends string, M extends Record<string, RecordDeclaration<L, never>>>(
+  deps: RecordDeps<L>,
+  records: M,
+): { [K in keyof M]: DeclaredService<RecordRow<M[K]>, RecordView<M[K]>> } {
+  return Object.fromEntries(Object.entries(records).map(([name, d]) => [name, declaredService(deps, d)])) as never;
+}
+
+/** A declared record's service: by default over any declared record (the routes made from a declaration take any). */
+export type DeclaredService<Row = Record<string, unknown>, V extends string = string> = RecordService<Row, V>;

@@ -22,6 +22,32 @@ export interface Reference {
  */
 export type LiveIds = (db: Executor, mediaId: string, ids: string[]) => Promise<Set<string>>;
 
+/**
+ * The other way round: whether live records of the area that answers use a record of another
+ * (live ads in an ad category), the one shape in which an area tells another that one of its
+ * records is still needed.
+ */
+export type InUse = (db: Executor, mediaId: string, id: string) => Promise<boolean>;
+
+/** A use by another kind's records that keeps a record from being deleted: the owner's lookup, and the 409 a delete answers while there is one. */
+export interface Use {
+  inUse: InUse;
+  error: () => AppError;
+}
+
+/**
+ * A use by records of another kind, by the name of the lookup the container injects (`ads`,
+ * `RecordDeps.uses`), with the 409 a delete answers while there is one (`ad_category_in_use`).
+ */
+export const usedBy =
+  <U extends string>(lookup: U, error: () => AppError) =>
+  (uses: Record<U, InUse>): Use => ({ inUse: uses[lookup], error });
+
+/** 409 (the use's error) when a use keeps the record: run in the delete's transaction, the record locked. */
+export async function checkUses(db: Executor, mediaId: string, id: string, list: readonly Use[]) {
+  for (const use of list) if (await use.inUse(db, mediaId, id)) throw use.error();
+}
+
 /** The ids among `ids` that `live` does not know, in their order: a check's answer. */
 export const missingIds = async (live: LiveIds, db: Executor, mediaId: string, ids: string[]): Promise<string[]> => {
   if (ids.length === 0) return [];

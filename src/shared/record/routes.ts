@@ -17,7 +17,7 @@ export function toWireOf(d: RecordDeclaration): (row: unknown) => never {
   return (row) => wireOf(row, plan) as never;
 }
 
-/** A declared record's standard Backoffice routes: list, create, by id, update, delete and restore (or those it offers). */
+/** A declared record's standard Backoffice routes: list, create, by id, update (PATCH, or PUT for a replace), delete and restore (or those it offers). */
 export function recordBackofficeRoutes(app: ZodApp, d: RecordDeclaration, service: DeclaredService) {
   backofficeResource(app, {
     path: d.path,
@@ -35,8 +35,10 @@ export function recordBackofficeRoutes(app: ZodApp, d: RecordDeclaration, servic
     create: d.schemas.create,
     update: d.schemas.update,
     ...(d.only && { only: d.only }),
+    ...(d.replace && { replace: true }),
     ...(d.notes && { notes: d.notes }),
-    ...(d.docs && { docs: d.docs }),
+    // A delete that a use can refuse answers that use's 409.
+    ...((d.docs || d.usedBy) && { docs: { ...d.docs, ...(d.usedBy && { remove: { errors: [409], ...d.docs?.remove } }) } }),
     errors: d.errors ?? (d.references ? [404, 409] : [409]),
   });
 }

@@ -26,10 +26,20 @@ export interface RecordSpec<R extends PgTable, P extends PartDefs, V extends str
   prepare?: (input: Record<string, unknown>) => Record<string, unknown>;
   /** Checks of a whole update against the stored record (a window's two ends), before writing. */
   checkUpdate?: (current: AggregateRow<R, P>, patch: Record<string, unknown>) => void;
+  /**
+   * An update is a full replace (`PUT`), validated like a create: these body fields, when a body
+   * leaves them out, are stored as null (a part's set: empty). Without it an update is a patch.
+   */
+  replaces?: readonly string[];
+  /** Checks run before a delete, in its transaction, under the record's lock (a 409 while other records use it). */
+  checkDelete?: (tx: Executor, mediaId: string, id: string) => Promise<void>;
   /** The order of the Backoffice list (newest first by default). */
   order?: Keyset<AggregateRow<R, P>>;
   orderName?: string;
 }
+
+/** A body's fields without those it leaves out (zod answers an optional field left out as undefined). */
+const withoutUndefined = (body: object) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 
 /**
  * The standard service of a record declared as an aggregate: list, get, create, update, delete,
@@ -39,7 +49,10 @@ export interface RecordSpec<R extends PgTable, P extends PartDefs, V extends str
  * aggregate (`locales`, `entries`) is that part's complete set. `deps.db` serves the one read
  * made before a request knows its media (`mediaOf`: a Public path that names a record).
  */
-export function recordService<R extends PgTable, P extends PartDefs, V extends string = never>(deps: { db: Db; pager: Paginator }, spec: RecordSpec<R, P, V>) {
+export function recordService<R extends PgTable, P extends PartDefs, V extends string = never>(
+  deps: { db: Db; pager: Paginator },
+  spec: RecordSpec<R, P, V>,
+): RecordService<AggregateRow<R, P>, V> {
   const { db, pager } = deps;
   const { agg } = spec;
   const partNames = new Set(Object.keys(agg.parts));
@@ -56,6 +69,9 @@ export function recordService<R extends PgTable, P extends PartDefs, V extends s
     if (!row) throw spec.notFound();
     return row;
   };
+
+  /** What a replace stores for a field its body leaves out: null, an empty set for a part. */
+  const leftOut = Object.fromEntries((spec.replaces ?? []).map((field) => [field, partNames.has(field) ? [] : null]));
 
   /** The body as stored, its languages checked against the media's (a cached lookup). */
   const accept = async (ctx: RequestContext, body: object): Promise<Record<string, unknown>> => {
@@ -95,37 +111,31 @@ export function recordService<R extends PgTable, P extends PartDefs, V extends s
   };
 
   return {
-    /** The record's row, locked by a write (and by a conditional write while If-Match is compared). */
     lock: (tx: Executor, id: string, mediaId: string) => agg.lock(tx, id, mediaId),
 
-    /** Whether a live record of the media has this id: for another record that points at one. */
     exists: async (executor: Executor, mediaId: string, id: string) => Boolean(await agg.find(executor, id, mediaId)),
 
     list: (ctx: RequestContext, query: PagingQuery): Promise<Page<Row>> => agg.page(pager, ctx.db, ctx.mediaId, query, { ...order }),
 
     get: (ctx: RequestContext, id: string) => load(ctx.db, ctx.mediaId, id),
 
-    /** A page of what a view lets through (readers' records; every live one without a view), in the list's order, with a caller's filter. */
     listIn: (ctx: RequestContext, query: PagingQuery, view: V | undefined, filter?: PageFilter): Promise<Page<Row>> =>
       agg.page(pager, ctx.db, ctx.mediaId, query, { ...(view && { view }), ...order, ...(filter && { filter }) }),
 
     getIn: (ctx: RequestContext, id: string, view: V) => load(ctx.db, ctx.mediaId, id, view),
 
-    /** The media of the live record (in a view, when named): one prepared statement; the record's 404 when there is none. */
     async mediaOf(id: string, view?: V): Promise<string> {
       const owner = await agg.ownerOf(db, id, view);
       if (owner === undefined) throw spec.notFound();
       return owner;
     },
 
-    /** The record matching a caller's named filter (a natural key) in a view, else 404. */
     async getBy(ctx: RequestContext, filter: PageFilter, view?: V): Promise<Row> {
       const row = await agg.findBy(ctx.db, ctx.mediaId, filter, view);
       if (!row) throw spec.notFound();
       return row;
     },
 
-    /** The record with this `key` (a keyed record's natural key) in a view, else 404: one prepared statement. */
     getByKey(ctx: RequestContext, key: string, view?: V): Promise<Row> {
       return this.getBy(ctx, { name: 'key', where: byKey, params: { key } }, view);
     },
@@ -136,7 +146,7 @@ export function recordService<R extends PgTable, P extends PartDefs, V extends s
     },
 
     async update(ctx: RequestContext, id: string, patch: object): Promise<Row> {
-      const input = await accept(ctx, patch);
+      const input = await accept(ctx, spec.replaces ? { ...leftOut, ...withoutUndefined(patch) } : patch);
       return transaction(ctx, async (tx) => {
         if (!(await agg.lock(tx, id, ctx.mediaId))) throw spec.notFound();
         if (spec.checkUpdate) spec.checkUpdate(await load(tx, ctx.mediaId, id), input);
@@ -145,12 +155,18 @@ export function recordService<R extends PgTable, P extends PartDefs, V extends s
       });
     },
 
-    /** The one soft delete: the record and its whole live tree, with one stamp. */
+    /** The one soft delete: the record and its whole live tree, with one stamp (once its checks pass, the record locked). */
     async remove(ctx: RequestContext, id: string): Promise<void> {
-      if (!(await transaction(ctx, (tx) => agg.softDelete(tx, id, ctx.mediaId)))) throw spec.notFound();
+      const deleted = await transaction(ctx, async (tx) => {
+        if (spec.checkDelete) {
+          if (!(await agg.lock(tx, id, ctx.mediaId))) return false;
+          await spec.checkDelete(tx, ctx.mediaId, id);
+        }
+        return agg.softDelete(tx, id, ctx.mediaId);
+      });
+      if (!deleted) throw spec.notFound();
     },
 
-    /** The one restore: exactly what the delete took, idempotent, the record's 409 when its key was taken meanwhile. */
     restore: (ctx: RequestContext, id: string): Promise<Row> =>
       transaction(ctx, async (tx) => {
         if ((await agg.restore(tx, id, ctx.mediaId)) === 'not_found') throw spec.notFound();
@@ -159,4 +175,31 @@ export function recordService<R extends PgTable, P extends PartDefs, V extends s
   };
 }
 
-export type RecordService = ReturnType<typeof recordService>;
+/**
+ * What the standard service of a record answers, typed by its row (`Row`: the aggregate's root
+ * columns, parts and computed fields, as its reads give them) and the views it reads in (`V`).
+ */
+export interface RecordService<Row = Record<string, unknown>, V extends string = string> {
+  /** The record's row, locked by a write (and by a conditional write while If-Match is compared). */
+  lock(tx: Executor, id: string, mediaId: string): Promise<boolean>;
+  /** Whether a live record of the media has this id: for another record that points at one. */
+  exists(executor: Executor, mediaId: string, id: string): Promise<boolean>;
+  list(ctx: RequestContext, query: PagingQuery): Promise<Page<Row>>;
+  get(ctx: RequestContext, id: string): Promise<Row>;
+  /** A page of what a view lets through (readers' records; every live one without a view), in the list's order, with a caller's filter. */
+  listIn(ctx: RequestContext, query: PagingQuery, view: V | undefined, filter?: PageFilter): Promise<Page<Row>>;
+  getIn(ctx: RequestContext, id: string, view: V): Promise<Row>;
+  /** The media of the live record (in a view, when named): one prepared statement; the record's 404 when there is none. */
+  mediaOf(id: string, view?: V): Promise<string>;
+  /** The record matching a caller's named filter (a natural key) in a view, else 404. */
+  getBy(ctx: RequestContext, filter: PageFilter, view?: V): Promise<Row>;
+  /** The record with this `key` (a keyed record's natural key) in a view, else 404: one prepared statement. */
+  getByKey(ctx: RequestContext, key: string, view?: V): Promise<Row>;
+  create(ctx: RequestContext, body: object): Promise<Row>;
+  /** A patch, or a full replace where the record says so (`replaces`). */
+  update(ctx: RequestContext, id: string, patch: object): Promise<Row>;
+  /** The one soft delete: the record and its whole live tree, with one stamp. */
+  remove(ctx: RequestContext, id: string): Promise<void>;
+  /** The one restore: exactly what the delete took, idempotent, the record's 409 when its key was taken meanwhile. */
+  restore(ctx: RequestContext, id: string): Promise<Row>;
+}

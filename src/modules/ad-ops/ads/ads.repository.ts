@@ -142,7 +142,7 @@ export function createAdsRepository(pager: Paginator) {
       return rows.length > 0;
     },
 
-    /** Whether ads of the media belong to the category. */
+    /** Whether ads of the media belong to the category: what keeps an ad category from being deleted (its `uses.ads`). */
     async categoryInUse(db: Executor, mediaId: string, categoryId: string): Promise<boolean> {
       const rows = await db
         .select({ one: sql`1` })

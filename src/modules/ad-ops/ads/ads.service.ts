@@ -93,8 +93,6 @@ export function createAdsService(deps: {
       });
     },
 
-    categoryInUse: (executor: Executor, mediaId: string, categoryId: string) => repo.categoryInUse(executor, mediaId, categoryId),
-
     /** Running ads of the media (or the issue), drawn by priority without repeats. */
     random: (ctx: RequestContext, query: RandomQuery) =>
       repo.draw(ctx.db, {

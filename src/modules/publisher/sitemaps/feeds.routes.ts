@@ -8,9 +8,10 @@ import { sendConditional } from '../../../shared/http/conditional.js';
 import { type LocaleFallback, type MediaInfo, fallbackOf, pickLocale } from '../../../shared/http/reader.js';
 import { type ContentResponse, type RequestContext, route } from '../../../shared/http/route.js';
 import { idParams, locale, queryInt, uuid } from '../../../shared/schemas.js';
-import type { DeclaredService } from '../../../shared/record/index.js';
+import type { DeclaredService, RecordRow } from '../../../shared/record/index.js';
 import type { FeedContent, LinkPage, PublisherDeps, SitemapLink } from '../publisher.collection.js';
 import { publisherErrors } from '../publisher.errors.js';
+import type { rssFeedsCollection } from '../rss-feeds/rss-feeds.js';
 import { type RssItem, rss2 } from './rss.js';
 
 /** sitemaps.org: at most 50,000 URLs a file; more are split into files the index lists. */
@@ -45,7 +46,7 @@ const isWebUrl = (url: string | null): url is string => url !== null && /^https?
 const webUrlOf = (kind: string, record: { id: string; canonicalUrl: string | null }, site: string | null): string | null =>
   isWebUrl(record.canonicalUrl) ? record.canonicalUrl : site ? `${site.replace(/\/+$/, '')}/${kind}/${record.id}` : null;
 
-export const feedsReaderRoutes: FastifyPluginAsyncZod<{ feeds: PublisherDeps['feeds']; rssFeeds: DeclaredService }> = async (
+export const feedsReaderRoutes: FastifyPluginAsyncZod<{ feeds: PublisherDeps['feeds']; rssFeeds: DeclaredService<RecordRow<typeof rssFeedsCollection>> }> = async (
   app,
   { feeds, rssFeeds },
 ) => {
@@ -85,15 +86,7 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ feeds: PublisherDeps['fe
     response: { 200: xml('application/rss+xml', 'An RSS 2.0 document') },
     handler: async (ctx: RequestContext, { params, query }, reply) => {
       const req = reply.request;
-      const feed = (await rssFeeds.get(ctx, params.id)) as unknown as {
-        id: string;
-        categoryIds: string[];
-        templateIds: string[];
-        limit: number;
-        siteUrl: string | null;
-        updatedAt: string;
-        locales: Array<{ locale: string; title: string; description: string | null }>;
-      };
+      const feed = await rssFeeds.get(ctx, params.id);
       const { entry, meta } = pickLocale(feed.locales, query.locale, fallbackOf(req.media));
       // The feed's website before the media's; without either, the API's origin as before.
       const site = feed.siteUrl ?? req.media.siteUrl;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { type AggregateRow, aggregate } from '../../../shared/aggregate.js';
-import type { RequestContext } from '../../../shared/context.js';
 import { oldestFirst } from '../../../shared/paging.js';
 import { type RecordDeps, declaredService, defineRecord, describedRecordSchemas, named } from '../../../shared/record/index.js';
 import { isoTimestamp, recordKey, uuid } from '../../../shared/schemas.js';
@@ -58,14 +57,9 @@ export const topicRecord = defineRecord({
   },
 });
 
-/** Topics: the declared record's service, with the topic readerhub's subscriptions follow. */
+/** Topics: the declared record's service (readerhub's subscriptions follow its topics, typed by its aggregate). */
 export function createTopicsService(deps: RecordDeps) {
-  const records = declaredService(deps, topicRecord);
-  return {
-    ...records,
-    /** The live topic of the media, as its aggregate types it, or 404 topic_not_found. */
-    get: (ctx: RequestContext, id: string) => records.get(ctx, id) as Promise<unknown> as Promise<TopicRecord>,
-  };
+  return declaredService(deps, topicRecord);
 }
 
 export type TopicsService = ReturnType<typeof createTopicsService>;
