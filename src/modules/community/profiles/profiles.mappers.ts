@@ -3,7 +3,7 @@ import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
 import { wireOf } from '../../../shared/record/index.js';
 import { iso, isoOrNull, stamped } from '../../../shared/time.js';
 import type { ProfileDeclaration } from './profiles.record.js';
-import type { ProfileRecord, ProfileSummary, ProfileTree } from './profiles.repository.js';
+import type { ProfileSummary, ProfileTree } from './profiles.repository.js';
 import { ADDRESS_FIELDS, CONTACT_FIELDS } from './profiles.schemas.js';
 
 type Part = Record<string, unknown> & { allowed: Record<string, boolean> | null };
@@ -20,7 +20,7 @@ export function profileMappers(urlOf: ImageUrl) {
   const imageUrl = (key: string | null) => (key ? urlOf(key) : null);
 
   /** Backoffice view (spec 2.13), with the kind's own fields. */
-  const toBackoffice = (d: ProfileDeclaration) => (row: ProfileRecord) => stamped({
+  const toBackoffice = (d: ProfileDeclaration) => (row: ProfileTree) => stamped({
     id: row.id,
     ...ownFields(d, row),
     cover_image_key: row.coverImageKey,

@@ -23,14 +23,8 @@ export function createProfilesRepository(pager: Paginator) {
   const { categories, contact, locales, metadata } = profileParts;
   const reading = profileReading;
 
-  /** The whole profile: every part, blocks and schedules included. Writes, delete and restore go through it. */
+  /** The whole profile, of any kind: its parts are replaced through it (each kind's reads, delete and restore are its declared aggregate's). */
   const tree = aggregate(profiles, { ...reading, parts: profileParts });
-  /** The profile as the Backoffice serves it (its writes answer it). */
-  const record = aggregate(profiles, {
-    ...reading,
-    name: 'profile_records',
-    parts: { categories, description: profileParts.description, address: profileParts.address, contact, locales, metadata },
-  });
   /** The profile as Reader lists serve it (spec 2.3): no description blocks. */
   const summary = aggregate(profiles, { ...reading, name: 'profile_summaries', parts: { categories, contact, locales, metadata } });
 
@@ -81,11 +75,8 @@ export function createProfilesRepository(pager: Paginator) {
 
   return {
     tree,
-    record,
     summary,
 
-    find: (db: Executor, mediaId: string, id: string, view?: 'published') => record.find(db, id, mediaId, view),
-    findTree: (db: Executor, mediaId: string, id: string, view?: 'published') => tree.find(db, id, mediaId, view),
     summaries: (db: Executor, mediaId: string, ids: string[]) => summary.findMany(db, ids, mediaId, 'published'),
 
     /** Published profiles of a kind, newest first, filtered by categories and profile types (any of each). */
@@ -241,6 +232,5 @@ export function createProfilesRepository(pager: Paginator) {
 }
 
 export type ProfilesRepository = ReturnType<typeof createProfilesRepository>;
-export type ProfileRecord = AggregateRow<typeof profiles, ProfilesRepository['record']['parts']>;
 export type ProfileSummary = AggregateRow<typeof profiles, ProfilesRepository['summary']['parts']>;
 export type ProfileTree = AggregateRow<typeof profiles, ProfilesRepository['tree']['parts']>;

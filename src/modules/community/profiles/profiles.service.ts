@@ -78,21 +78,16 @@ export function createProfilesService(deps: {
     return unique.filter((id) => !live.has(id));
   };
 
+  /** The live profile of that kind (in the view, when named) with every part, through its declared aggregate; 404 otherwise. */
   const load = async (executor: Executor, mediaId: string, kind: ProfileKind, id: string, view?: 'published') => {
-    const row = await repo.find(executor, mediaId, id, view);
-    if (!row || row.kind !== kindOf(kind)) throw communityErrors.profileNotFound();
-    return row;
-  };
-  const loadTree = async (executor: Executor, mediaId: string, kind: ProfileKind, id: string, view?: 'published') => {
-    const row = await repo.findTree(executor, mediaId, id, view);
-    if (!row || row.kind !== kindOf(kind)) throw communityErrors.profileNotFound();
+    const row = await records[kind].agg.find(executor, id, mediaId, view);
+    if (!row) throw records[kind].notFound();
     return row;
   };
   /** Locks the live profile of that kind for the transaction; 404 otherwise. */
   const lock = async (tx: Executor, mediaId: string, kind: ProfileKind, id: string) => {
-    if (!(await repo.tree.lock(tx, id, mediaId))) throw communityErrors.profileNotFound();
-    const row = await loadTree(tx, mediaId, kind, id);
-    return row;
+    if (!(await records[kind].agg.lock(tx, id, mediaId))) throw records[kind].notFound();
+    return load(tx, mediaId, kind, id);
   };
 
   /** A live profile type of the media and of the kind; a 400 naming `path` otherwise. */
@@ -208,7 +203,7 @@ export function createProfilesService(deps: {
     columnsOf(Object.fromEntries(Object.keys(records[kind].fields.input).map((field) => [field, input[field]]))) as Partial<typeof profiles.$inferInsert>;
 
   const blockOf = async (tx: Executor, mediaId: string, kind: ProfileKind, id: string, blockId: string, view?: 'published') => {
-    const tree = await loadTree(tx, mediaId, kind, id, view);
+    const tree = await load(tx, mediaId, kind, id, view);
     const block = tree.blocks.find((b) => b.id === blockId);
     if (!block) throw communityErrors.blockNotFound();
     return { tree, block };
@@ -294,7 +289,7 @@ export function createProfilesService(deps: {
         return (await load(tx, ctx.mediaId, kind, id)).metadata;
       }),
 
-    blocks: async (ctx: RequestContext, kind: ProfileKind, id: string) => (await loadTree(ctx.db, ctx.mediaId, kind, id)).blocks,
+    blocks: async (ctx: RequestContext, kind: ProfileKind, id: string) => (await load(ctx.db, ctx.mediaId, kind, id)).blocks,
 
     /** Replaces the profile's blocks: entries with an id are kept (with their entries), others created, missing ones removed. */
     replaceBlocks: (ctx: RequestContext, kind: ProfileKind, id: string, blocks: Array<{ id?: string | undefined; key: string; locales: Array<{ locale: string; title: string }> }>) =>
@@ -302,10 +297,10 @@ export function createProfilesService(deps: {
         await lock(tx, ctx.mediaId, kind, id);
         for (const [i, b] of blocks.entries()) await core.assertLocales(ctx, b.locales, `blocks.${i}.locales`);
         await repo.tree.replace(tx, 'blocks', id, blocks.map((b) => ({ ...(b.id && { id: b.id }), key: b.key })));
-        const written = (await loadTree(tx, ctx.mediaId, kind, id)).blocks;
+        const written = (await load(tx, ctx.mediaId, kind, id)).blocks;
         for (const [i, b] of blocks.entries()) await repo.tree.replace(tx, 'blocks.locales', written[i]!.id, b.locales);
         await repo.update(tx, id, {});
-        return (await loadTree(tx, ctx.mediaId, kind, id)).blocks;
+        return (await load(tx, ctx.mediaId, kind, id)).blocks;
       }),
 
     updateBlock: (ctx: RequestContext, kind: ProfileKind, id: string, blockId: string, patch: { key?: string | undefined; locales?: Array<{ locale: string; title: string }> | undefined }) =>
@@ -338,7 +333,7 @@ export function createProfilesService(deps: {
         return (await blockOf(tx, ctx.mediaId, kind, id, blockId)).block.entries;
       }),
 
-    schedules: async (ctx: RequestContext, id: string) => (await loadTree(ctx.db, ctx.mediaId, 'events', id)).schedules,
+    schedules: async (ctx: RequestContext, id: string) => (await load(ctx.db, ctx.mediaId, 'events', id)).schedules,
 
     /** Replaces an event's schedules; each recurrence rule is parsed and bounded before anything is written. */
     replaceSchedules: (ctx: RequestContext, id: string, schedules: ScheduleInput[]) =>
@@ -363,12 +358,12 @@ export function createProfilesService(deps: {
         });
         await repo.tree.replace(tx, 'schedules', id, rows);
         await repo.update(tx, id, {});
-        return (await loadTree(tx, ctx.mediaId, 'events', id)).schedules;
+        return (await load(tx, ctx.mediaId, 'events', id)).schedules;
       }),
 
     /** An event's occurrences within `from`..`to`. */
     async occurrences(ctx: RequestContext, id: string, from: Date, to: Date) {
-      const event = await loadTree(ctx.db, ctx.mediaId, 'events', id);
+      const event = await load(ctx.db, ctx.mediaId, 'events', id);
       return expand(event.schedules.map((s) => ({ ...s, eventId: id, timeZone: event.timeZone })), from, to);
     },
 
@@ -433,7 +428,7 @@ export function createProfilesService(deps: {
     },
 
     async participants(ctx: RequestContext, id: string, query: PagingQuery) {
-      await loadTree(ctx.db, ctx.mediaId, 'events', id, 'published');
+      await load(ctx.db, ctx.mediaId, 'events', id, 'published');
       return repo.participants(ctx.db, id, query);
     },
 
