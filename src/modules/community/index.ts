@@ -13,7 +13,7 @@ import { profilesBackofficeRoutes } from './profiles/profiles.backoffice.routes.
 import { profilesPublicRoutes } from './profiles/profiles.public.routes.js';
 import type { ProfileKind } from './profiles/profiles.kinds.js';
 import { profileMappers } from './profiles/profiles.mappers.js';
-import type { ProfileDeclaration } from './profiles/profiles.record.js';
+import type { DeclaredKind, ProfileDeclaration } from './profiles/profiles.record.js';
 import { profilesReaderRoutes } from './profiles/profiles.reader.routes.js';
 import { createProfilesRepository } from './profiles/profiles.repository.js';
 import { type ProfilesDeps, createProfilesService } from './profiles/profiles.service.js';
@@ -54,7 +54,7 @@ export function createCommunityServices(deps: {
   const mappers = profileMappers(imageUrls(deps.publicBaseUrl));
   // Each kind's declaration with its wire mappers, which need the image urls, and its declared service.
   const recordDeps: RecordDeps = { db: deps.db, pager: deps.pager, assertLocales: core.tenancy.assertLocales, live: {} };
-  const kinds = (Object.keys(RECORDS) as ProfileKind[]).map((kind) => {
+  const kinds: DeclaredKind[] = (Object.keys(RECORDS) as ProfileKind[]).map((kind) => {
     const declared = RECORDS[kind];
     const record = {
       ...declared,

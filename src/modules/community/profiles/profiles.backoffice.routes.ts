@@ -3,12 +3,11 @@ import { z } from 'zod';
 import { one } from '../../../shared/envelopes.js';
 import { orderedSetRoutes } from '../../../shared/http/resource.js';
 import { route } from '../../../shared/http/route.js';
-import { type DeclaredService, recordBackofficeRoutes, toWireOf } from '../../../shared/record/index.js';
+import { recordBackofficeRoutes, toWireOf } from '../../../shared/record/index.js';
 import { dataOf, idParams } from '../../../shared/schemas.js';
 import { workspaceTransferRoute } from '../../../shared/workspace.js';
-import type { ProfileKind } from './profiles.kinds.js';
 import { toBlockEntry, toOccurrence, toProfileBlock, toSchedule } from './profiles.mappers.js';
-import type { ProfileDeclaration } from './profiles.record.js';
+import type { DeclaredKind } from './profiles.record.js';
 import {
   blockEntriesBody,
   blockEntrySchema,
@@ -28,8 +27,7 @@ import type { ProfilesService } from './profiles.service.js';
 
 export interface ProfilesRoutesOptions {
   profiles: ProfilesService;
-  /** Each kind's declaration (its Backoffice wire bound to the image urls) and declared service. */
-  kinds: Array<{ kind: ProfileKind; record: ProfileDeclaration; service: DeclaredService }>;
+  kinds: DeclaredKind[];
 }
 
 /**

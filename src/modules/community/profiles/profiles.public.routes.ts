@@ -2,14 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { publicTwin } from '../../../shared/http/public.js';
 import { recordPublicRoutes } from '../../../shared/record/index.js';
 import { communityTags } from '../community.tags.js';
-import type { ProfilesRoutesOptions } from './profiles.backoffice.routes.js';
+import type { DeclaredKind } from './profiles.record.js';
 
 /**
  * Public (deprecated): the media's profile types, and each kind's published profiles by media
  * and by id (the media from the profile): the Reader's operations as they are, each kind's
  * declared twins.
  */
-export const profilesPublicRoutes: FastifyPluginAsyncZod<Pick<ProfilesRoutesOptions, 'kinds'>> = async (app, { kinds }) => {
+export const profilesPublicRoutes: FastifyPluginAsyncZod<{ kinds: DeclaredKind[] }> = async (app, { kinds }) => {
   publicTwin(app, {
     reader: 'readerListProfileTypes',
     url: '/community/v2/medias/:media_id/profile-types',

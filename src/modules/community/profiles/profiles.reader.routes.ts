@@ -7,7 +7,7 @@ import { type AssocLoader, type ReaderView, localeQuery, localesMeta, readerList
 import { route } from '../../../shared/http/route.js';
 import { recordReaderRoutes } from '../../../shared/record/index.js';
 import { dataOf, idParams, noContent, pagingMeta as pagingMetaSchema, pagingQuery } from '../../../shared/schemas.js';
-import type { ProfilesRoutesOptions } from './profiles.backoffice.routes.js';
+import type { DeclaredKind } from './profiles.record.js';
 import { type ProfileMappers, titleIn, toBlockEntry, toOccurrence } from './profiles.mappers.js';
 import type { ProfileSummary } from './profiles.repository.js';
 import {
@@ -26,7 +26,7 @@ import type { ProfilesService } from './profiles.service.js';
 export interface ProfilesReaderOptions {
   profiles: ProfilesService;
   mappers: ProfileMappers;
-  kinds: ProfilesRoutesOptions['kinds'];
+  kinds: DeclaredKind[];
   /** Assocs: categories (spec 2.4, core's) and profile types (spec 2.5) among ids, one statement per kind and page. */
   categories: AssocLoader;
   profileTypes: (executor: Executor, mediaId: string, ids: string[], view: ReaderView, available: string[]) => Promise<unknown[]>;

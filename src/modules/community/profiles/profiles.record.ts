@@ -3,7 +3,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { type Computed, aggregate, part } from '../../../shared/aggregate.js';
 import { BLOCK_PART_COLUMNS, blockComputed } from '../../../shared/blocks.js';
-import { type WirePlan, defineRecord, named, wirePlan } from '../../../shared/record/index.js';
+import { type DeclaredService, type WirePlan, defineRecord, named, wirePlan } from '../../../shared/record/index.js';
 import { resolveAssetImages } from '../../core/index.js';
 import { communityErrors } from '../community.errors.js';
 import { communityTags } from '../community.tags.js';
@@ -147,3 +147,10 @@ export function profileRecord(kind: ProfileKind, fields: ProfileFields) {
 }
 
 export type ProfileDeclaration = ReturnType<typeof profileRecord>;
+
+/** A kind as the routes take it: its declaration (its wire mappers bound to the image urls) and its declared service. */
+export interface DeclaredKind {
+  kind: ProfileKind;
+  record: ProfileDeclaration;
+  service: DeclaredService;
+}
