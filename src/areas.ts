@@ -44,7 +44,7 @@ export const AREAS: readonly AppArea[] = [
     public: (app, { services }) =>
       app.register(publisherPublicRoutes, {
         publisher: services.publisher,
-        organizationMedia: (id) => services.community.profiles.mediaOf('organizations', id),
+        organizationMedia: services.community.organizationMedia,
       }),
   },
   {

@@ -172,6 +172,12 @@ export interface AggregateOptions<R extends PgTable, P extends PartDefs, V exten
    * read in the record's own statement): `col` names a column of the root.
    */
   computed?: X;
+  /**
+   * The rows of the root table that are this aggregate's records, when the table holds several
+   * kinds of record (a community profile's `kind`): every read, lock, delete and restore sees
+   * only those. Give such an aggregate a `name` of its own.
+   */
+  rows?: SQL;
 }
 
 type ComputedValues<X> = { [K in keyof X]: X[K] extends Computed<infer V> ? V : never };
@@ -273,7 +279,8 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     }
   };
 
-  const live = rootDeleted ? sql`${rootDeleted} is null` : sql`true`;
+  const alive = rootDeleted ? sql`${rootDeleted} is null` : sql`true`;
+  const live = options.rows ? sql`${alive} and ${options.rows}` : alive;
   const statements = new StatementCache();
 
   // Newest first, the default order of an aggregate's pages, needs the root's inserted_at.
@@ -320,7 +327,8 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     );
   };
 
-  const ownedBy = (id: string, ownerId: string) => sql`${rootId} = ${id} and ${options.owner} = ${ownerId}`;
+  const ownedBy = (id: string, ownerId: string) =>
+    sql`${rootId} = ${id} and ${options.owner} = ${ownerId}${options.rows ? sql` and ${options.rows}` : sql``}`;
 
   return {
     root,

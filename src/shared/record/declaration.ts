@@ -88,6 +88,8 @@ export interface RecordDeclaration<L extends string = string, U extends string =
     list?: string | true;
     /** How readers address one record (by id unless said); `false`: readers only list them. */
     by?: ReaderAddress | false;
+    /** The read's description, where the summary (`<Label> by id`) is not enough. */
+    read?: string;
     /** `false`: a record without language entries, whose list takes no `locale` and answers no meta.locales. */
     locales?: false;
     /** A row as readers see it in one language, when not the reader schema's fields with `localized`. */
@@ -95,9 +97,15 @@ export interface RecordDeclaration<L extends string = string, U extends string =
   };
   /**
    * Its deprecated Public reads, twins of the Reader's (`recordPublicRoutes`): under
-   * `/api/public/<group>/v2`, the list under its media and the record by id.
+   * `/api/public/<group>/v2`, the list under its media (when readers list it) and the record by id.
    */
-  public?: { group: string };
+  public?: {
+    group: string;
+    /** Its path under the group when not the Reader's (`/community/people` on the Reader, `/people` here). */
+    path?: string;
+    /** `true`: the twin of a Reader list the area declares itself (with filters or assocs of its own), beside the read's. */
+    list?: true;
+  };
 }
 
 /** Declares a record kind (an identity that checks the declaration's shape). */

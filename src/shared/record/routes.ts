@@ -93,6 +93,7 @@ export function recordReaderRoutes(app: ZodApp, d: RecordDeclaration, service: D
     ...(r.by !== false && {
       get: {
         by: r.by ?? 'id',
+        ...(r.read && { description: r.read }),
         load: (ctx: RequestContext, address: string) =>
           r.by === 'key' || (r.by === 'key_or_id' && !isUuid(address)) ? service.getByKey(ctx, address, view) : service.getIn(ctx, address, view),
       },
@@ -103,16 +104,20 @@ export function recordReaderRoutes(app: ZodApp, d: RecordDeclaration, service: D
 /**
  * A declared record's Public reads (deprecated; the Public tree registers after the Reader's): the
  * twins of its Reader list, under the media (`/<group>/v2/medias/{media_id}<path>`), and of its
- * read by id (`/<group>/v2<path>/{id}`), whose media is the record's own, in the Reader's view.
+ * read by id (`/<group>/v2<path>/{id}`), whose media is the record's own, in the Reader's view
+ * (`<path>`: the Public one when declared, else the Reader's).
  */
 export function recordPublicRoutes(app: ZodApp, d: RecordDeclaration, service: DeclaredService) {
   const r = d.reader;
   if (!d.public || !r) return;
   const prefix = `/${d.public.group}/v2`;
+  const path = d.public.path ?? r.path;
   const tag = d.tags.public ?? d.tags.reader!;
-  if (r.list) publicTwin(app, { reader: `readerList${d.names.many}`, url: `${prefix}/medias/:media_id${r.path}`, operationId: `publicList${d.names.many}`, media: 'path', tag });
+  if (r.list || d.public.list) {
+    publicTwin(app, { reader: `readerList${d.names.many}`, url: `${prefix}/medias/:media_id${path}`, operationId: `publicList${d.names.many}`, media: 'path', tag });
+  }
   if ((r.by ?? 'id') === 'id') {
     const media = { param: 'id', of: (id: string) => service.mediaOf(id, r.view as never) };
-    publicTwin(app, { reader: `readerGet${d.names.one}`, url: `${prefix}${r.path}/:id`, operationId: `publicGet${d.names.one}`, media, tag });
+    publicTwin(app, { reader: `readerGet${d.names.one}`, url: `${prefix}${path}/:id`, operationId: `publicGet${d.names.one}`, media, tag });
   }
 }

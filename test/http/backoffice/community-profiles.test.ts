@@ -277,6 +277,23 @@ describe('every kind: routes, delete and restore, metadata, blocks, entries, tra
     expectError(await client(ctx.app, media.keys.ad_manager).get(`/community/v2/organizations/${rec.id}`), 403);
     expectError(await api.get('/community/v2/organizations/not-a-uuid'), 400);
   });
+
+  it('a profile of another kind is none of this kind: read, list, write, delete and restore answer 404 and change nothing', async () => {
+    const org = await createProfile(api, f, 'organizations', { name: 'Kind Boundary Org' });
+    const people = `/community/v2/people/${org.id}`;
+    expectError(await api.get(people), 404, 'profile_not_found');
+    expectError(await api.patch(people, { first_name: 'X' }), 404, 'profile_not_found');
+    expectError(await api.delete(people), 404, 'profile_not_found');
+    expect((await api.get('/community/v2/people?limit=100')).json().data.map((p: { id: string }) => p.id)).not.toContain(org.id);
+    expect((await api.get(`/community/v2/organizations/${org.id}`)).json().data.name).toBe('Kind Boundary Org');
+
+    expect((await api.delete(`/community/v2/organizations/${org.id}`)).statusCode).toBe(204);
+    expectError(await api.post(`${people}/restore`), 404, 'profile_not_found');
+    expectError(await api.get(`/community/v2/organizations/${org.id}`), 404, 'profile_not_found');
+    const restored = await api.post(`/community/v2/organizations/${org.id}/restore`);
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json().data).toMatchObject({ id: org.id, name: 'Kind Boundary Org', deleted_at: null });
+  });
 });
 
 describe('content authors (docs) must be people of the same media', () => {

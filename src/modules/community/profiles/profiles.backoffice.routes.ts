@@ -1,19 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { one } from '../../../shared/envelopes.js';
-import { backofficeResource, orderedSetRoutes } from '../../../shared/http/resource.js';
+import { orderedSetRoutes } from '../../../shared/http/resource.js';
 import { route } from '../../../shared/http/route.js';
+import { recordBackofficeRoutes, toWireOf } from '../../../shared/record/index.js';
 import { dataOf, idParams } from '../../../shared/schemas.js';
 import { workspaceTransferRoute } from '../../../shared/workspace.js';
-import { communityTags } from '../community.tags.js';
-import type { KindDef } from './profiles.kind.js';
-import type { ProfileKind } from './profiles.kinds.js';
-import { type ProfileMappers, toBlockEntry, toOccurrence, toProfileBlock, toSchedule } from './profiles.mappers.js';
+import { toBlockEntry, toOccurrence, toProfileBlock, toSchedule } from './profiles.mappers.js';
+import type { DeclaredKind } from './profiles.record.js';
 import {
   blockEntriesBody,
   blockEntrySchema,
   blockParams,
-  createBodyOf,
   metadataBody,
   metadataEntrySchema,
   occurrenceSchema,
@@ -22,63 +20,33 @@ import {
   profileBlocksBody,
   profileTypeSwitchBody,
   rangeQuery,
-  recordSchemaOf,
   scheduleSchema,
   schedulesBody,
-  updateBodyOf,
 } from './profiles.schemas.js';
 import type { ProfilesService } from './profiles.service.js';
 
 export interface ProfilesRoutesOptions {
   profiles: ProfilesService;
-  mappers: ProfileMappers;
-  kinds: KindDef[];
+  kinds: DeclaredKind[];
 }
 
-
-/** /community/v2/{kind} for the four kinds: one declaration, looped over the kinds. */
-export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptions> = async (app, { profiles, mappers, kinds }) => {
-  for (const def of kinds) {
-    const kind: ProfileKind = def.kind;
-    const One = def.names.one;
-    const tag = communityTags[kind];
-    const path = `/${kind}`;
-    const record = `${path}/:id`;
-    const write = 'community:write' as const;
-    const read = 'community:read' as const;
-    const kindName = def.record;
-    const resource = backofficeResource(app, { path, names: def.names, tag, item: recordSchemaOf(def), map: mappers.toBackoffice(def), read, write, kind: kindName, lock: profiles.rows });
-
-    resource.list({ summary: `List ${kind}`, description: `Live ${kind} of the media, newest first.` }, (ctx, query) => profiles.list(ctx, kind, query));
-    resource.create(
-      {
-        summary: `Create ${One.toLowerCase()}`,
-        description:
-          "The workspace must be one of the media (404), the status too (400), the profile type one of the media and of this kind (400); address and contact fields the profile type's has_* flags do not allow are refused (400 naming them). Categories, images and contents named must be records of the media (404).",
-        body: createBodyOf(def),
-        errors: [404],
-      },
-      (ctx, input) => profiles.create(ctx, kind, input as never),
-    );
-    resource.get({ summary: `${One} by id` }, (ctx, id) => profiles.get(ctx, kind, id));
-    resource.update(
-      {
-        summary: `Update ${One.toLowerCase()}`,
-        description: 'Fields left out keep their value; description, address, contact, locales and profile_categories, when sent, are the complete sets.',
-        body: updateBodyOf(def),
-        errors: [404],
-      },
-      (ctx, id, patch) => profiles.update(ctx, kind, id, patch as never),
-    );
-    resource.remove(
-      { summary: `Delete ${One.toLowerCase()} (soft)`, description: 'Soft-deletes the record with its description, address, contact, locales, blocks and entries, with one deleted_at.' },
-      (ctx, id) => profiles.remove(ctx, kind, id),
-    );
-    resource.restore(
-      { summary: `Restore ${One.toLowerCase()}`, description: 'Brings back exactly the parts the delete took away. Idempotent.', errors: [409] },
-      (ctx, id) => profiles.restore(ctx, kind, id),
-    );
-
+/**
+ * /community/v2/{kind} for the four kinds: each kind's declared routes (its create and update the
+ * profiles service's rules), then the routes of what profiles add, one declaration looped over the kinds.
+ */
+export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptions> = async (app, { profiles, kinds }) => {
+  for (const { kind, record: d, service } of kinds) {
+    const One = d.names.one;
+    const tag = d.tags.backoffice;
+    const record = `${d.path}/:id`;
+    const { read, write } = d.area;
+    const kindName = d.kind;
+    const map = toWireOf(d);
+    recordBackofficeRoutes(app, d, {
+      ...service,
+      create: (ctx, input) => profiles.create(ctx, kind, input as never) as never,
+      update: (ctx, id, patch) => profiles.update(ctx, kind, id, patch as never) as never,
+    });
     orderedSetRoutes(app, {
       url: `${record}/metadata`,
       params: idParams,
@@ -111,8 +79,8 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       record: { kind: kindName },
       params: idParams,
       body: profileTypeSwitchBody,
-      response: { 200: dataOf(recordSchemaOf(def)) },
-      handler: async (ctx, { params, body }) => one(mappers.toBackoffice(def)(await profiles.switchProfileType(ctx, kind, params.id, body.profile_type_id))),
+      response: { 200: dataOf(d.schemas.item) },
+      handler: async (ctx, { params, body }) => one(map(await profiles.switchProfileType(ctx, kind, params.id, body.profile_type_id))),
     });
 
     workspaceTransferRoute(app, {

@@ -1,8 +1,9 @@
 import { type BlockRow, type ImageUrl, toWireBlock } from '../../../shared/blocks.js';
 import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
+import { wireOf } from '../../../shared/record/index.js';
 import { iso, isoOrNull, stamped } from '../../../shared/time.js';
-import type { KindDef, KindRow } from './profiles.kind.js';
-import type { ProfileRecord, ProfileSummary, ProfileTree } from './profiles.repository.js';
+import type { ProfileDeclaration } from './profiles.record.js';
+import type { ProfileSummary, ProfileTree } from './profiles.repository.js';
 import { ADDRESS_FIELDS, CONTACT_FIELDS } from './profiles.schemas.js';
 
 type Part = Record<string, unknown> & { allowed: Record<string, boolean> | null };
@@ -11,14 +12,17 @@ type Part = Record<string, unknown> & { allowed: Record<string, boolean> | null 
 const allowedFields = (entry: Part, fields: readonly string[]) =>
   Object.fromEntries(fields.filter((f) => entry.allowed?.[f]).map((f) => [f, (entry[f] as string | null) ?? null]));
 
+/** A kind's own fields (its columns of the profile row) on the wire. */
+const ownFields = (d: ProfileDeclaration, row: object) => wireOf(row, d.own) as Record<string, unknown>;
+
 /** The mappers of profiles, over the delivery url of images. */
 export function profileMappers(urlOf: ImageUrl) {
   const imageUrl = (key: string | null) => (key ? urlOf(key) : null);
 
   /** Backoffice view (spec 2.13), with the kind's own fields. */
-  const toBackoffice = (kind: KindDef) => (row: ProfileRecord) => stamped({
+  const toBackoffice = (d: ProfileDeclaration) => (row: ProfileTree) => stamped({
     id: row.id,
-    ...kind.toWire(row as unknown as KindRow),
+    ...ownFields(d, row),
     cover_image_key: row.coverImageKey,
     profile_image_key: row.profileImageKey,
     profile: {
@@ -49,7 +53,7 @@ export function profileMappers(urlOf: ImageUrl) {
   }, row);
 
   /** Reader list item (spec 2.3 for a person): one language, contact in its own language. */
-  const toReaderItem = (kind: KindDef) => (row: ProfileSummary, view: ReaderView<'categories' | 'profile_types'>) => {
+  const toReaderItem = (d: ProfileDeclaration) => (row: ProfileSummary, view: ReaderView<'categories' | 'profile_types'>) => {
     view.collect.categories?.(row.categories.map((c) => c.categoryId));
     view.collect.profile_types?.([row.profileTypeId]);
     const text = pickLocale(row.locales, view.locale, view.fallback);
@@ -58,7 +62,7 @@ export function profileMappers(urlOf: ImageUrl) {
       id: row.id,
       profile_type_id: row.profileTypeId,
       kind: row.kind,
-      ...kind.toWire(row as unknown as KindRow),
+      ...ownFields(d, row),
       summary_html: text.entry?.summaryHtml ?? null,
       summary_text: text.entry?.summaryText ?? null,
       canonical_url: row.canonicalUrl,
@@ -74,8 +78,8 @@ export function profileMappers(urlOf: ImageUrl) {
   };
 
   /** Reader by id: the item plus the description's blocks, address and profile blocks, in one language. */
-  const toReaderRecord = (kind: KindDef) => {
-    const item = toReaderItem(kind);
+  const toReaderRecord = (d: ProfileDeclaration) => {
+    const item = toReaderItem(d);
     return (row: ProfileTree, view: ReaderView<'categories' | 'profile_types'>) => {
       const description = pickLocale(row.description, view.locale, view.fallback);
       const address = pickLocale(row.address, view.locale, view.fallback);

@@ -5,10 +5,9 @@ import { createdOrFound, one, pagingMeta } from '../../../shared/envelopes.js';
 import type { Executor } from '../../../db/client.js';
 import { type AssocLoader, type ReaderView, localeQuery, localesMeta, localesOf, readerList, readerListOf, readerView } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
+import { recordReaderRoutes } from '../../../shared/record/index.js';
 import { dataOf, idParams, noContent, pagingMeta as pagingMetaSchema, pagingQuery } from '../../../shared/schemas.js';
-import { communityTags } from '../community.tags.js';
-import type { KindDef } from './profiles.kind.js';
-import type { ProfileKind } from './profiles.kinds.js';
+import type { DeclaredKind } from './profiles.record.js';
 import { type ProfileMappers, titleIn, toBlockEntry, toOccurrence } from './profiles.mappers.js';
 import type { ProfileSummary } from './profiles.repository.js';
 import {
@@ -17,21 +16,17 @@ import {
   occurrenceSchema,
   participantSchema,
   readerBlockSchema,
-  readerItemSchemaOf,
   readerProfilesQuery,
   readerProfilesSearchQuery,
-  readerRecordSchemaOf,
   registrationBody,
   registrationSchema,
 } from './profiles.schemas.js';
 import type { ProfilesService } from './profiles.service.js';
 
-const READER_TAGS = { events: 'readerEvents', organizations: 'readerOrganizations', people: 'readerPeople', projects: 'readerProjects' } as const;
-
 export interface ProfilesReaderOptions {
   profiles: ProfilesService;
   mappers: ProfileMappers;
-  kinds: KindDef[];
+  kinds: DeclaredKind[];
   /** Assocs: categories (spec 2.4, core's) and profile types (spec 2.5) among ids, one statement per kind and page. */
   categories: AssocLoader;
   profileTypes: (executor: Executor, mediaId: string, ids: string[], view: ReaderView, available: string[]) => Promise<unknown[]>;
@@ -57,20 +52,18 @@ export const profilesReaderRoutes: FastifyPluginAsyncZod<ProfilesReaderOptions> 
   });
   const assocSchemas = { categories: options.categorySchema, profile_types: options.profileTypeSchema };
 
-  for (const def of kinds) {
-    const kind: ProfileKind = def.kind;
-    const { one: One, many: Many } = def.names;
-    const tag = communityTags[READER_TAGS[kind]];
-    const path = `/community/${kind}`;
-    const listSchema = readerListOf(readerItemSchemaOf(def), assocSchemas);
-    const toItem = mappers.toReaderItem(def);
-    const toRecord = mappers.toReaderRecord(def);
+  for (const { kind, record: d, service } of kinds) {
+    const { one: One, many: Many } = d.names;
+    const tag = d.tags.reader!;
+    const path = d.reader.path;
+    const listSchema = readerListOf(d.schemas.readerItem, assocSchemas);
+    const toItem = mappers.toReaderItem(d);
 
     route(app, {
       method: 'GET',
       url: path,
       operationId: `readerList${Many}`,
-      serves: def.record,
+      serves: d.kind,
       summary: `${Many} paginated`,
       description: `Published ${kind}, newest first, in the asked language; \`category_ids[]\` and \`profile_type_ids[]\` keep those with one of the given ones.`,
       tag,
@@ -84,7 +77,7 @@ export const profilesReaderRoutes: FastifyPluginAsyncZod<ProfilesReaderOptions> 
       method: 'GET',
       url: `${path}/search`,
       operationId: `readerSearch${Many}`,
-      serves: def.record,
+      serves: d.kind,
       summary: `Search ${kind}`,
       description:
         "Published records matching `q`: full text on names, summary and metadata values in each of the media's languages, and trigram similarity on names (a typo still finds them), most relevant first; `category_ids[]` and `profile_type_ids[]` filter (any of). Without `q`, the filters alone, newest first. Pages by cursor.",
@@ -96,23 +89,7 @@ export const profilesReaderRoutes: FastifyPluginAsyncZod<ProfilesReaderOptions> 
         readerList(reply.request, await profiles.search(ctx, kind, query, reply.request.media.locales), query.locale, toItem, assocsOf(reply.request)),
     });
 
-    route(app, {
-      method: 'GET',
-      url: `${path}/:id`,
-      operationId: `readerGet${One}`,
-      serves: def.record,
-      summary: `${One} by id`,
-      description: 'A published record in the asked language, with its description blocks, address and blocks.',
-      tag,
-      access: { scope: 'media:read' },
-      params: idParams,
-      querystring: localeQuery,
-      response: { 200: dataOf(readerRecordSchemaOf(def)) },
-      handler: async (ctx, { params, query }, reply) => {
-        const view = { ...readerView(reply.request, query.locale), collect: {} } as ReaderView<'categories' | 'profile_types'>;
-        return one(toRecord(await profiles.getPublished(ctx, kind, params.id), view));
-      },
-    });
+    recordReaderRoutes(app, d, service);
 
     route(app, {
       method: 'GET',
@@ -134,8 +111,8 @@ export const profilesReaderRoutes: FastifyPluginAsyncZod<ProfilesReaderOptions> 
     });
   }
 
-  const events = kinds.find((k) => k.kind === 'events')!;
-  const tag = communityTags.readerEvents;
+  const events = kinds.find((k) => k.kind === 'events')!.record;
+  const tag = events.tags.reader!;
   const toEvent = mappers.toReaderItem(events);
 
   route(app, {
@@ -149,7 +126,7 @@ export const profilesReaderRoutes: FastifyPluginAsyncZod<ProfilesReaderOptions> 
     access: { scope: 'media:read' },
     querystring: datesQuery,
     response: {
-      200: z.object({ data: z.array(occurrenceSchema), assocs: z.object({ events: z.array(readerItemSchemaOf(events)) }), meta: z.object({ locales: localesMeta }) }),
+      200: z.object({ data: z.array(occurrenceSchema), assocs: z.object({ events: z.array(events.schemas.readerItem) }), meta: z.object({ locales: localesMeta }) }),
     },
     handler: async (ctx, { query }, reply) => {
       const occurrences = await profiles.dates(ctx, query.from, query.to);

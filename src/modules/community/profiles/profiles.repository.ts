@@ -1,108 +1,30 @@
-import type { PgColumn } from 'drizzle-orm/pg-core';
 import { type SQL, and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
-import { type AggregateRow, type Computed, type PageFilter, aggregate, part } from '../../../shared/aggregate.js';
-import { BLOCK_PART_COLUMNS, blockComputed } from '../../../shared/blocks.js';
+import { type AggregateRow, type PageFilter, aggregate } from '../../../shared/aggregate.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
 import { type Keyset, type Paginator, keyset, mostRelevantFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
 import { rankedHits, searchDocument } from '../../../shared/search.js';
-import { resolveAssetImages } from '../../core/index.js';
 import { communityErrors } from '../community.errors.js';
 import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
 import { publishedProfile } from './profiles.lookup.js';
-import { ADDRESS_FIELDS, CONTACT_FIELDS } from './profiles.schemas.js';
+import { profileParts, profileReading } from './profiles.record.js';
 import {
   eventRegistrations,
   eventSchedules,
-  profileAddresses,
-  profileBlockEntries,
-  profileBlockLocales,
-  profileBlocks,
   profileCategories,
-  profileContacts,
-  profileDescriptionBlocks,
-  profileDescriptions,
   profileLocales,
   profileMetadata,
   profiles,
 } from './profiles.table.js';
 
-/**
- * Which of a part's fields its profile's type allows (`{email: true, phone: false, …}`), read
- * in the record's statement: fields a type does not allow are never served.
- */
-const allowedBy = (fields: readonly string[], profileId: { profileId: PgColumn }): Computed<Record<string, boolean>> => (col) =>
-  sql<Record<string, boolean>>`(select json_build_object(${sql.raw(fields.map((f) => `'${f}', pt.has_${f}`).join(', '))})
-    from profiles pr join profile_types pt on pt.id = pr.profile_type_id where pr.id = ${col(profileId.profileId)})`;
-
 export function createProfilesRepository(pager: Paginator) {
-  const categories = part(profileCategories, { parent: profileCategories.profileId, match: ['categoryId'], position: 'position', columns: ['id', 'categoryId'] });
-  const description = part(profileDescriptions, {
-    parent: profileDescriptions.profileId,
-    match: ['locale'],
-    columns: ['id', 'locale', 'deletedAt'],
-    parts: {
-      blocks: part(profileDescriptionBlocks, {
-        parent: profileDescriptionBlocks.descriptionId,
-        match: 'id',
-        position: 'position',
-        columns: BLOCK_PART_COLUMNS,
-        computed: blockComputed(profileDescriptionBlocks, resolveAssetImages),
-      }),
-    },
-  });
-  const address = part(profileAddresses, {
-    parent: profileAddresses.profileId,
-    match: ['locale'],
-    columns: ['id', 'locale', ...ADDRESS_FIELDS, 'deletedAt'],
-    computed: { allowed: allowedBy(ADDRESS_FIELDS, profileAddresses) },
-  });
-  const contact = part(profileContacts, {
-    parent: profileContacts.profileId,
-    match: ['locale'],
-    columns: ['id', 'locale', ...CONTACT_FIELDS, 'deletedAt'],
-    computed: { allowed: allowedBy(CONTACT_FIELDS, profileContacts) },
-  });
-  const locales = part(profileLocales, {
-    parent: profileLocales.profileId,
-    match: ['locale'],
-    columns: ['id', 'locale', 'summaryHtml', 'summaryText', 'descriptionHtml', 'descriptionText', 'deletedAt'],
-  });
-  const metadata = part(profileMetadata, { parent: profileMetadata.profileId, match: ['key'], position: 'position', columns: ['key', 'value'] });
-  const blocks = part(profileBlocks, {
-    parent: profileBlocks.profileId,
-    match: 'id',
-    position: 'position',
-    columns: ['id', 'key', 'position'],
-    parts: {
-      locales: part(profileBlockLocales, { parent: profileBlockLocales.blockId, match: ['locale'], columns: ['locale', 'title'] }),
-      entries: part(profileBlockEntries, {
-        parent: profileBlockEntries.blockId,
-        match: 'id',
-        position: 'position',
-        columns: ['id', 'contentId', 'relationId'],
-      }),
-    },
-  });
-  const schedules = part(eventSchedules, { parent: eventSchedules.eventId, match: 'id', position: 'position' });
+  const { categories, contact, locales, metadata } = profileParts;
+  const reading = profileReading;
 
-  const reading = { owner: profiles.mediaId, conflict: communityErrors.profileConflict, views: { published: publishedProfile } };
-
-  /** The whole profile: every part, blocks and schedules included. Writes, delete and restore go through it. */
-  const tree = aggregate(profiles, { ...reading, parts: { categories, description, address, contact, locales, metadata, blocks, schedules } });
-  /** The profile as the Backoffice and the Reader's by-id read serve it. */
-  // A published profile of each kind: the Public reads by id and an organization's lists take their media from it.
-  const publishedOfKind = Object.fromEntries(
-    (Object.keys(SINGULAR) as ProfileKind[]).map((k) => [`published_${k}`, sql`${profiles.kind} = ${sql.raw(`'${SINGULAR[k]}'`)} and ${publishedProfile}`]),
-  ) as Record<`published_${ProfileKind}`, SQL>;
-  const record = aggregate(profiles, {
-    ...reading,
-    views: { ...reading.views, ...publishedOfKind },
-    name: 'profile_records',
-    parts: { categories, description, address, contact, locales, metadata },
-  });
+  /** The whole profile, of any kind: its parts are replaced through it (each kind's reads, delete and restore are its declared aggregate's). */
+  const tree = aggregate(profiles, { ...reading, parts: profileParts });
   /** The profile as Reader lists serve it (spec 2.3): no description blocks. */
   const summary = aggregate(profiles, { ...reading, name: 'profile_summaries', parts: { categories, contact, locales, metadata } });
 
@@ -153,15 +75,8 @@ export function createProfilesRepository(pager: Paginator) {
 
   return {
     tree,
-    record,
     summary,
 
-    list: (db: Executor, mediaId: string, kind: ProfileKind, query: PagingQuery) => record.page(pager, db, mediaId, query, { filter: kindFilter(kind) }),
-
-    find: (db: Executor, mediaId: string, id: string, view?: 'published') => record.find(db, id, mediaId, view),
-    findTree: (db: Executor, mediaId: string, id: string, view?: 'published') => tree.find(db, id, mediaId, view),
-    /** The media of a published profile of the kind, if any: one prepared statement per kind. */
-    mediaOf: (db: Executor, kind: ProfileKind, id: string) => record.ownerOf(db, id, `published_${kind}`),
     summaries: (db: Executor, mediaId: string, ids: string[]) => summary.findMany(db, ids, mediaId, 'published'),
 
     /** Published profiles of a kind, newest first, filtered by categories and profile types (any of each). */
@@ -317,6 +232,5 @@ export function createProfilesRepository(pager: Paginator) {
 }
 
 export type ProfilesRepository = ReturnType<typeof createProfilesRepository>;
-export type ProfileRecord = AggregateRow<typeof profiles, ProfilesRepository['record']['parts']>;
 export type ProfileSummary = AggregateRow<typeof profiles, ProfilesRepository['summary']['parts']>;
 export type ProfileTree = AggregateRow<typeof profiles, ProfilesRepository['tree']['parts']>;

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { blockInput, blockSchema } from '../../../shared/blocks.js';
 import { richHtml } from '../../../shared/html.js';
 import { localeQuery, localesMeta } from '../../../shared/http/reader.js';
-import { isoTimestamp, locale, oncePer, pagingQuery, recordKey, timestampInput, uuid } from '../../../shared/schemas.js';
+import { isoTimestamp, locale, pagingQuery, recordKey, timestampInput, uuid } from '../../../shared/schemas.js';
 import { searchText } from '../../../shared/search.js';
-import type { KindDef } from './profiles.kind.js';
 
 /** The contact and address fields, each governed by the profile type's `has_<field>` flag. */
 export const CONTACT_FIELDS = ['email', 'phone', 'facebook', 'linkedin', 'instagram', 'twitter', 'bluesky', 'website'] as const;
@@ -20,6 +19,15 @@ const localeSet = <S extends z.ZodType<{ locale: string }>>(entry: S) =>
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 const fieldsOf = <F extends readonly string[], T extends z.ZodType>(fields: F, make: () => T) =>
   Object.fromEntries(fields.map((f) => [f, make()])) as Record<F[number], T>;
+
+/**
+ * What one kind adds to the shared profile: its own fields in a create (required ones as
+ * required) and on the wire, each the profile row's column of the same name (`first_name`).
+ */
+export interface ProfileFields {
+  input: z.ZodRawShape;
+  wire: z.ZodRawShape;
+}
 
 // ---------------------------------------------------------------------------------------
 // Request bodies
@@ -60,15 +68,13 @@ const sharedParts = {
     .describe('Summary and description per language'),
 };
 
-// Each kind's schemas are made once (`oncePer`): every app built in the process declares its routes with the same objects.
-export const createBodyOf = oncePer((kind: KindDef) =>
-  z.strictObject({ profile: profileCreateInput, ...kind.input, ...sharedParts }).meta({ id: `${kind.names.one}Create` }),
-);
+const createBodyOf = (one: string, fields: ProfileFields) =>
+  z.strictObject({ profile: profileCreateInput, ...fields.input, ...sharedParts }).meta({ id: `${one}Create` });
 
-export const updateBodyOf = oncePer((kind: KindDef) => {
-  const optional = Object.fromEntries(Object.entries(kind.input).map(([k, v]) => [k, (v as z.ZodType).optional()]));
-  return z.strictObject({ profile: profileUpdateInput.optional(), ...optional, ...sharedParts }).meta({ id: `${kind.names.one}Update` });
-});
+const updateBodyOf = (one: string, fields: ProfileFields) => {
+  const optional = Object.fromEntries(Object.entries(fields.input).map(([k, v]) => [k, (v as z.ZodType).optional()]));
+  return z.strictObject({ profile: profileUpdateInput.optional(), ...optional, ...sharedParts }).meta({ id: `${one}Update` });
+};
 
 export interface ProfileInput {
   profile?: { workspace_id?: string; profile_type_id?: string; status_id?: string; profile_categories?: Array<{ category_id: string }> | undefined; canonical_url?: string | null | undefined } | undefined;
@@ -198,7 +204,7 @@ const profileParts = {
   deleted_at: deletedAt,
 };
 
-export const recordSchemaOf = oncePer((kind: KindDef) => z.object({ id: uuid, ...kind.wire, ...profileParts }).meta({ id: kind.names.one }));
+const recordSchemaOf = (one: string, fields: ProfileFields) => z.object({ id: uuid, ...fields.wire, ...profileParts }).meta({ id: one });
 
 export const profileBlockSchema = z
   .object({ id: uuid, key: z.string(), position: z.int(), locales: z.array(z.object({ locale, title: z.string() })) })
@@ -210,11 +216,11 @@ export const blockEntrySchema = z.object({ id: uuid, content_id: uuid, relation_
 
 const readerContact = z.object({ ...optionalWire(CONTACT_FIELDS), meta: z.object({ locales: localesMeta }) }).nullable();
 
-export const readerItemFields = (kind: KindDef) => ({
+const readerItemFields = (fields: ProfileFields) => ({
   id: uuid,
   profile_type_id: uuid,
   kind: z.string().describe('person, organization, project or event'),
-  ...kind.wire,
+  ...fields.wire,
   summary_html: z.string().nullable(),
   summary_text: z.string().nullable(),
   canonical_url: z.string().nullable(),
@@ -228,18 +234,55 @@ export const readerItemFields = (kind: KindDef) => ({
   updated_at: isoTimestamp,
 });
 
-export const readerItemSchemaOf = oncePer((kind: KindDef) => z.object(readerItemFields(kind)).meta({ id: `Reader${kind.names.one}` }));
-export const readerRecordSchemaOf = oncePer((kind: KindDef) =>
+const readerItemSchemaOf = (one: string, fields: ProfileFields) => z.object(readerItemFields(fields)).meta({ id: `Reader${one}` });
+const readerRecordSchemaOf = (one: string, fields: ProfileFields) =>
   z
     .object({
-      ...readerItemFields(kind),
-      description_blocks: z.array(blockSchema(`Reader${kind.names.one}DescriptionBlock`, {})),
+      ...readerItemFields(fields),
+      description_blocks: z.array(blockSchema(`Reader${one}DescriptionBlock`, {})),
       description_html: z.string().nullable(),
       address: z.object({ ...optionalWire(ADDRESS_FIELDS), meta: z.object({ locales: localesMeta }) }).nullable(),
       blocks: z.array(z.object({ id: uuid, key: z.string(), position: z.int(), title: z.string().nullable() })),
     })
-    .meta({ id: `Reader${kind.names.one}WithParts` }),
-);
+    .meta({ id: `Reader${one}WithParts` });
+
+/** A schema made on first use, then the same object. */
+const once = <T>(make: () => T) => {
+  let made: T | undefined;
+  return () => (made ??= make());
+};
+
+/**
+ * A kind's schemas, each made once, when a route first declares it (every app built in the
+ * process declares its routes with the same objects, and the OpenAPI document names them in the
+ * order the routes do): the Backoffice record, its create and update bodies, the Reader's record
+ * (with its parts) and the Reader lists' item.
+ */
+export const profileSchemas = (one: string, fields: ProfileFields) => {
+  const item = once(() => recordSchemaOf(one, fields));
+  const create = once(() => createBodyOf(one, fields));
+  const update = once(() => updateBodyOf(one, fields));
+  const reader = once(() => readerRecordSchemaOf(one, fields));
+  const readerItem = once(() => readerItemSchemaOf(one, fields));
+  return {
+    get item() {
+      return item();
+    },
+    get create() {
+      return create();
+    },
+    get update() {
+      return update();
+    },
+    get reader() {
+      return reader();
+    },
+    get readerItem() {
+      return readerItem();
+    },
+  };
+};
+
 export const readerBlockSchema = z
   .object({ id: uuid, key: z.string(), position: z.int(), title: z.string().nullable(), entries: z.array(blockEntrySchema) })
   .meta({ id: 'ReaderProfileBlock' });

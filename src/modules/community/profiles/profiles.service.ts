@@ -11,8 +11,8 @@ import { mediaPlaces } from '../../core/index.js';
 import { communityErrors } from '../community.errors.js';
 import { boundsOf, expand } from '../events/events.schedules.js';
 import type { ProfileTypesRepository } from '../profile-types/profile-types.repository.js';
-import type { KindDef } from './profiles.kind.js';
-import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
+import { columnsOf } from '../../../shared/record/index.js';
+import type { ProfileKind } from './profiles.kinds.js';
 import { liveProfileIds, publishedProfileIds } from './profiles.lookup.js';
 import type { ProfilesRepository } from './profiles.repository.js';
 import {
@@ -22,6 +22,7 @@ import {
   type ReaderProfilesQuery,
   type ScheduleInput,
 } from './profiles.schemas.js';
+import type { ProfileDeclaration } from './profiles.record.js';
 import { profiles } from './profiles.table.js';
 import { rowsOf } from '../../../db/rows.js';
 
@@ -52,13 +53,23 @@ const domainOf = (url: string | null | undefined) => (url ? new URL(url).host : 
 const hasFlag = (type: Record<string, unknown>, field: string) => type[`has${field[0]!.toUpperCase()}${field.slice(1)}`] === true;
 
 /**
- * Profiles of the four kinds. Every method given a context reads and writes on its executor
- * (`ctx.db`, or the transaction `transaction(ctx, …)` joins or opens); `deps.db` serves only the
- * reads made without one: a Public path's media (`mediaOf`) and another module's check of a
- * favorite (`assertPublished`).
+ * The rules of profiles of the four kinds, beside each kind's declared service (list, by id,
+ * delete, restore, the Reader's read): create and update (profile types, placement, parts),
+ * the profile type switch, workspace transfer, metadata, blocks, schedules, the Reader's lists
+ * and search, registration. Each kind's names and `kind` come from its declaration (`records`).
+ * Every method given a context reads and writes on its executor (`ctx.db`, or the transaction
+ * `transaction(ctx, …)` joins or opens); `deps.db` serves only another module's check of a
+ * favorite (`assertPublished`), made without one.
  */
-export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; profileTypes: ProfileTypesRepository; kinds: Record<ProfileKind, KindDef>; core: ProfilesDeps }) {
-  const { db, repo, core, kinds } = deps;
+export function createProfilesService(deps: {
+  db: Db;
+  repo: ProfilesRepository;
+  profileTypes: ProfileTypesRepository;
+  records: Record<ProfileKind, ProfileDeclaration>;
+  core: ProfilesDeps;
+}) {
+  const { db, repo, core, records } = deps;
+  const kindOf = (kind: ProfileKind) => records[kind].kind;
   /** The contents among `ids` that are not live contents of the media. */
   const missingContents = async (executor: Executor, mediaId: string, ids: string[]): Promise<string[]> => {
     const unique = [...new Set(ids)];
@@ -67,30 +78,25 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     return unique.filter((id) => !live.has(id));
   };
 
+  /** The live profile of that kind (in the view, when named) with every part, through its declared aggregate; 404 otherwise. */
   const load = async (executor: Executor, mediaId: string, kind: ProfileKind, id: string, view?: 'published') => {
-    const row = await repo.find(executor, mediaId, id, view);
-    if (!row || row.kind !== SINGULAR[kind]) throw communityErrors.profileNotFound();
-    return row;
-  };
-  const loadTree = async (executor: Executor, mediaId: string, kind: ProfileKind, id: string, view?: 'published') => {
-    const row = await repo.findTree(executor, mediaId, id, view);
-    if (!row || row.kind !== SINGULAR[kind]) throw communityErrors.profileNotFound();
+    const row = await records[kind].agg.find(executor, id, mediaId, view);
+    if (!row) throw records[kind].notFound();
     return row;
   };
   /** Locks the live profile of that kind for the transaction; 404 otherwise. */
   const lock = async (tx: Executor, mediaId: string, kind: ProfileKind, id: string) => {
-    if (!(await repo.tree.lock(tx, id, mediaId))) throw communityErrors.profileNotFound();
-    const row = await loadTree(tx, mediaId, kind, id);
-    return row;
+    if (!(await records[kind].agg.lock(tx, id, mediaId))) throw records[kind].notFound();
+    return load(tx, mediaId, kind, id);
   };
 
   /** A live profile type of the media and of the kind; a 400 naming `path` otherwise. */
   const profileTypeOf = async (tx: Executor, mediaId: string, kind: ProfileKind, id: string, path: string) => {
     const type = await deps.profileTypes.find(tx, mediaId, id);
     if (!type) throw communityErrors.invalid('invalid_profile_type', 'profile_type_id is not a profile type of this media', [{ path, message: 'is not a profile type of this media' }]);
-    if (type.kind !== SINGULAR[kind]) {
+    if (type.kind !== kindOf(kind)) {
       throw communityErrors.invalid('invalid_profile_type', `the profile type is not one of ${kind}`, [
-        { path, message: `is a profile type of kind ${type.kind}, not ${SINGULAR[kind]}` },
+        { path, message: `is a profile type of kind ${type.kind}, not ${kindOf(kind)}` },
       ]);
     }
     return type as unknown as Record<string, unknown> & { id: string };
@@ -192,10 +198,12 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     for (const key of [input.cover_image_key, input.profile_image_key]) if (key) await core.imageByKey(ctx, key);
   };
 
-  const ownColumns = (kind: ProfileKind, input: ProfileInput) => kinds[kind].columns(input);
+  /** The kind's own fields a body carries, as the profile row's columns of their names. */
+  const ownColumns = (kind: ProfileKind, input: ProfileInput) =>
+    columnsOf(Object.fromEntries(Object.keys(records[kind].fields.input).map((field) => [field, input[field]]))) as Partial<typeof profiles.$inferInsert>;
 
   const blockOf = async (tx: Executor, mediaId: string, kind: ProfileKind, id: string, blockId: string, view?: 'published') => {
-    const tree = await loadTree(tx, mediaId, kind, id, view);
+    const tree = await load(tx, mediaId, kind, id, view);
     const block = tree.blocks.find((b) => b.id === blockId);
     if (!block) throw communityErrors.blockNotFound();
     return { tree, block };
@@ -206,10 +214,6 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
   return {
     /** The profile's row, locked by a conditional write while If-Match is compared. */
     rows: { lock: (tx: Executor, id: string, mediaId: string) => repo.tree.lock(tx, id, mediaId) },
-    list: (ctx: RequestContext, kind: ProfileKind, query: PagingQuery) => repo.list(ctx.db, ctx.mediaId, kind, query),
-
-    get: (ctx: RequestContext, kind: ProfileKind, id: string) => load(ctx.db, ctx.mediaId, kind, id),
-
     async create(ctx: RequestContext, kind: ProfileKind, input: ProfileInput & { profile: NonNullable<ProfileInput['profile']> & { workspace_id: string; profile_type_id: string; status_id: string } }) {
       await assertLocales(ctx, input);
       await assertImages(ctx, input);
@@ -220,7 +224,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
         await assertExist(tx, ctx.mediaId, input);
         const id = await repo.insert(tx, {
           mediaId: ctx.mediaId,
-          kind: SINGULAR[kind],
+          kind: kindOf(kind),
           workspaceId: input.profile.workspace_id,
           statusId: input.profile.status_id,
           profileTypeId: type.id,
@@ -258,21 +262,6 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
       });
     },
 
-    async remove(ctx: RequestContext, kind: ProfileKind, id: string): Promise<void> {
-      await transaction(ctx, async (tx) => {
-        await lock(tx, ctx.mediaId, kind, id);
-        await repo.tree.softDelete(tx, id, ctx.mediaId);
-      });
-    },
-
-    restore: (ctx: RequestContext, kind: ProfileKind, id: string) =>
-      transaction(ctx, async (tx) => {
-        const [row] = await tx.select({ kind: profiles.kind }).from(profiles).where(sql`${profiles.id} = ${id} and ${profiles.mediaId} = ${ctx.mediaId}`);
-        if (!row || row.kind !== SINGULAR[kind]) throw communityErrors.profileNotFound();
-        await repo.tree.restore(tx, id, ctx.mediaId);
-        return load(tx, ctx.mediaId, kind, id);
-      }),
-
     async transfer(ctx: RequestContext, kind: ProfileKind, id: string, target: WorkspaceTransfer): Promise<void> {
       await transaction(ctx, async (tx) => {
         await lock(tx, ctx.mediaId, kind, id);
@@ -300,7 +289,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
         return (await load(tx, ctx.mediaId, kind, id)).metadata;
       }),
 
-    blocks: async (ctx: RequestContext, kind: ProfileKind, id: string) => (await loadTree(ctx.db, ctx.mediaId, kind, id)).blocks,
+    blocks: async (ctx: RequestContext, kind: ProfileKind, id: string) => (await load(ctx.db, ctx.mediaId, kind, id)).blocks,
 
     /** Replaces the profile's blocks: entries with an id are kept (with their entries), others created, missing ones removed. */
     replaceBlocks: (ctx: RequestContext, kind: ProfileKind, id: string, blocks: Array<{ id?: string | undefined; key: string; locales: Array<{ locale: string; title: string }> }>) =>
@@ -308,10 +297,10 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
         await lock(tx, ctx.mediaId, kind, id);
         for (const [i, b] of blocks.entries()) await core.assertLocales(ctx, b.locales, `blocks.${i}.locales`);
         await repo.tree.replace(tx, 'blocks', id, blocks.map((b) => ({ ...(b.id && { id: b.id }), key: b.key })));
-        const written = (await loadTree(tx, ctx.mediaId, kind, id)).blocks;
+        const written = (await load(tx, ctx.mediaId, kind, id)).blocks;
         for (const [i, b] of blocks.entries()) await repo.tree.replace(tx, 'blocks.locales', written[i]!.id, b.locales);
         await repo.update(tx, id, {});
-        return (await loadTree(tx, ctx.mediaId, kind, id)).blocks;
+        return (await load(tx, ctx.mediaId, kind, id)).blocks;
       }),
 
     updateBlock: (ctx: RequestContext, kind: ProfileKind, id: string, blockId: string, patch: { key?: string | undefined; locales?: Array<{ locale: string; title: string }> | undefined }) =>
@@ -344,7 +333,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
         return (await blockOf(tx, ctx.mediaId, kind, id, blockId)).block.entries;
       }),
 
-    schedules: async (ctx: RequestContext, id: string) => (await loadTree(ctx.db, ctx.mediaId, 'events', id)).schedules,
+    schedules: async (ctx: RequestContext, id: string) => (await load(ctx.db, ctx.mediaId, 'events', id)).schedules,
 
     /** Replaces an event's schedules; each recurrence rule is parsed and bounded before anything is written. */
     replaceSchedules: (ctx: RequestContext, id: string, schedules: ScheduleInput[]) =>
@@ -369,12 +358,12 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
         });
         await repo.tree.replace(tx, 'schedules', id, rows);
         await repo.update(tx, id, {});
-        return (await loadTree(tx, ctx.mediaId, 'events', id)).schedules;
+        return (await load(tx, ctx.mediaId, 'events', id)).schedules;
       }),
 
     /** An event's occurrences within `from`..`to`. */
     async occurrences(ctx: RequestContext, id: string, from: Date, to: Date) {
-      const event = await loadTree(ctx.db, ctx.mediaId, 'events', id);
+      const event = await load(ctx.db, ctx.mediaId, 'events', id);
       return expand(event.schedules.map((s) => ({ ...s, eventId: id, timeZone: event.timeZone })), from, to);
     },
 
@@ -387,15 +376,6 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
       const filters = { categoryIds: query['category_ids[]'], profileTypeIds: query['profile_type_ids[]'] };
       if (!query.q) return repo.listPublished(ctx.db, ctx.mediaId, kind, query, filters);
       return repo.search(ctx.db, ctx.mediaId, kind, query, query.q, searchConfigsOf(mediaLocales), filters);
-    },
-
-    getPublished: (ctx: RequestContext, kind: ProfileKind, id: string) => loadTree(ctx.db, ctx.mediaId, kind, id, 'published'),
-
-    /** The media of a published profile of the kind, in one prepared statement; the profile's 404 when there is none. */
-    async mediaOf(kind: ProfileKind, id: string): Promise<string> {
-      const owner = await repo.mediaOf(db, kind, id);
-      if (owner === undefined) throw communityErrors.profileNotFound();
-      return owner;
     },
 
     /**
@@ -448,7 +428,7 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     },
 
     async participants(ctx: RequestContext, id: string, query: PagingQuery) {
-      await loadTree(ctx.db, ctx.mediaId, 'events', id, 'published');
+      await load(ctx.db, ctx.mediaId, 'events', id, 'published');
       return repo.participants(ctx.db, id, query);
     },
 
