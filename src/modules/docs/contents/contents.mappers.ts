@@ -67,8 +67,8 @@ export function contentMappers(urlOf: ImageUrl) {
       is_advertising: row.isAdvertising,
       is_sponsored: row.isSponsored,
       category_ids: row.categories.map((c) => c.categoryId),
-      // Published contents only reach here, and those have published_at.
-      published_at: iso(row.publishedAt!),
+      // Published contents have published_at; a preview of a draft may have none.
+      published_at: isoOrNull(row.publishedAt),
       released_at: isoOrNull(row.releasedAt),
       released_at_timezone: row.releasedAtTimezone,
       updated_at: iso(row.updatedAt),

@@ -229,7 +229,7 @@ const readerContentFields = {
   is_advertising: z.boolean(),
   is_sponsored: z.boolean(),
   category_ids: z.array(uuid),
-  published_at: isoTimestamp,
+  published_at: isoTimestamp.nullable().describe('Set on every published content; null only in a preview of a content never published'),
   released_at: isoTimestamp.nullable(),
   released_at_timezone: z.string().nullable(),
   updated_at: isoTimestamp,
