@@ -8,6 +8,7 @@ import { type CoreServices, imageUrls, readerCategorySchema } from '../core/inde
 import { contentTypeRecord, createContentTypesService } from './content-types/content-types.record.js';
 import { contentsBackofficeRoutes } from './contents/contents.backoffice.routes.js';
 import { contentMappers } from './contents/contents.mappers.js';
+import { contentCorrectionsRoutes } from './contents/contents.corrections.routes.js';
 import { contentPreviewLinksRoutes } from './contents/contents.preview.routes.js';
 import { contentsPublicRoutes } from './contents/contents.public.routes.js';
 import { contentsReaderRoutes, readerContentsListing } from './contents/contents.reader.routes.js';
@@ -86,6 +87,7 @@ export const docsBackofficeRoutes: FastifyPluginAsyncZod<{ docs: DocsServices }>
   recordBackofficeRoutes(app, contentTypeRecord, docs.contentTypes);
   await app.register(templatesBackofficeRoutes, { templates: docs.templates });
   await app.register(contentsBackofficeRoutes, { contents: docs.contents, mappers: docs.mappers });
+  await app.register(contentCorrectionsRoutes, { contents: docs.contents });
   await app.register(contentPreviewLinksRoutes, { contents: docs.contents, previewTokens: docs.previewTokens });
 };
 

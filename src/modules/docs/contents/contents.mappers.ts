@@ -83,6 +83,7 @@ export function contentMappers(urlOf: ImageUrl) {
       seo: entry ? { title: entry.seoTitle, description: entry.seoDescription } : null,
       visual: entry ? toVisual(entry, urlOf) : null,
       author_ids: entry ? entry.authors.map((a) => a.profileId) : [],
+      corrections: entry ? entry.corrections : [],
       meta: { locales: meta },
     };
   };

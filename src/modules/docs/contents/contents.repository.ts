@@ -1,8 +1,8 @@
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
-import { type SQL, and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { type SQL, and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PgInsertValue, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../db/client.js';
-import { type AggregateRow, type Computed, type PartDefs, type ViewRef, aggregate, part } from '../../../shared/aggregate.js';
+import { type AggregateRow, type Computed, type PartDefs, type ViewRef, aggregate, isoText, part } from '../../../shared/aggregate.js';
 import { BLOCK_PART_COLUMNS, type BlockRow, blockComputed } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type Keyset, type Listing, type Paginator, keyset, mostRelevantFirst, newestFirst } from '../../../shared/paging.js';
@@ -11,7 +11,16 @@ import { searchDocument, searchMatch, searchRank } from '../../../shared/search.
 import { isPublishedStatus, resolveAssetImages } from '../../core/index.js';
 import { docsErrors } from '../docs.errors.js';
 import type { ContentSort } from './contents.schemas.js';
-import { contentAuthors, contentBlocks, contentCategories, contentLocales, contentMetadata, contents, questionVotes } from './contents.table.js';
+import {
+  contentAuthors,
+  contentBlocks,
+  contentCategories,
+  contentCorrections,
+  contentLocales,
+  contentMetadata,
+  contents,
+  questionVotes,
+} from './contents.table.js';
 
 /**
  * What readers may see at the instant `at` (CONVENTIONS, "Publishing"): a published status,
@@ -42,8 +51,27 @@ const LOCALE_COLUMNS = [
   'seoTitle', 'seoDescription', 'visualId', 'visualType', 'visualVideo', 'deletedAt',
 ] as const;
 
+/** A correction note as the Reader serves it. */
+export interface CorrectionWire {
+  id: string;
+  inserted_at: string;
+  note_html: string;
+  note_text: string;
+}
+
+/**
+ * A language entry's live correction notes, newest first, in their wire shape: read in the
+ * content's own statement (one index probe per entry), so a page of contents reads no more statements.
+ */
+const correctionsOf: Computed<CorrectionWire[]> = (col) =>
+  sql<CorrectionWire[]>`(select coalesce(json_agg(json_build_object('id', c.id, 'inserted_at', ${isoText(contentCorrections.insertedAt, sql`c.inserted_at`)},
+      'note_html', c.note_html, 'note_text', c.note_text) order by c.inserted_at desc, c.id desc), '[]'::json)
+    from ${contentCorrections} c
+    where c.content_id = ${col(contentLocales.contentId)} and c.locale = ${col(contentLocales.locale)} and c.deleted_at is null)`;
+
 const visualComputed = {
   visualImages: blockComputed({ assetImageIds: contentLocales.visualImageIds, locale: contentLocales.locale }, resolveAssetImages).images,
+  corrections: correctionsOf,
 };
 
 const authorsPart = part(contentAuthors, {
@@ -535,6 +563,29 @@ export function createContentsRepository(pager: Paginator) {
           }),
         docsErrors.contentConflict,
       );
+    },
+
+    /** A content's live correction notes, newest first (every language). */
+    corrections: (db: Executor, contentId: string) =>
+      db
+        .select()
+        .from(contentCorrections)
+        .where(and(eq(contentCorrections.contentId, contentId), isNull(contentCorrections.deletedAt)))
+        .orderBy(desc(contentCorrections.insertedAt), desc(contentCorrections.id)),
+
+    async insertCorrection(db: Executor, values: typeof contentCorrections.$inferInsert) {
+      const [row] = await db.insert(contentCorrections).values(values).returning();
+      return row!;
+    },
+
+    /** Soft-deletes a live note of the content: false when it has none with this id. */
+    async removeCorrection(db: Executor, contentId: string, id: string): Promise<boolean> {
+      const rows = await db
+        .update(contentCorrections)
+        .set({ deletedAt: sql`now()` })
+        .where(and(eq(contentCorrections.id, id), eq(contentCorrections.contentId, contentId), isNull(contentCorrections.deletedAt)))
+        .returning({ id: contentCorrections.id });
+      return rows.length > 0;
     },
 
     /** Votes per choice of a question. */

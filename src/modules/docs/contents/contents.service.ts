@@ -25,6 +25,7 @@ import type {
   ContentLocaleInput,
   ContentUpdate,
   ContentsQuery,
+  CorrectionCreate,
   MetadataBody,
   ReaderContentsQuery,
   ReaderSearchQuery,
@@ -468,6 +469,28 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           current.filter((b) => b !== blockId).map((b) => ({ id: b })),
         );
       }),
+
+    // ---- Corrections: public notes on a content, per language (the Reader serves them with the content).
+
+    /** The content's live correction notes, newest first. */
+    async corrections(ctx: RequestContext, id: string) {
+      await load(ctx.db, ctx.mediaId, id);
+      return repo.corrections(ctx.db, id);
+    },
+
+    /** Adds a note in a language the content has a live entry in (404 locale_not_found otherwise). */
+    correct: (ctx: RequestContext, id: string, body: CorrectionCreate) =>
+      transaction(ctx, async (tx) => {
+        await lock(tx, ctx.mediaId, id);
+        const content = await load(tx, ctx.mediaId, id);
+        if (!content.locales.some((l) => l.locale === body.locale)) throw docsErrors.localeNotFound();
+        return repo.insertCorrection(tx, { mediaId: ctx.mediaId, contentId: id, locale: body.locale, noteHtml: body.note_html.html, noteText: body.note_html.text });
+      }),
+
+    async removeCorrection(ctx: RequestContext, id: string, correctionId: string): Promise<void> {
+      await load(ctx.db, ctx.mediaId, id);
+      if (!(await repo.removeCorrection(ctx.db, id, correctionId))) throw docsErrors.correctionNotFound();
+    },
 
     // ---- Reader: every read below passes through readersView, so that no profile readers may not see is named.
 
