@@ -140,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorateRequest('mediaId', '');
   app.decorateRequest('bearer', null as never);
   app.decorateRequest('media', null as never);
+  app.decorateRequest('preview', null);
   decorateRouteOptions(app);
   // Before any plugin is registered: the tweaks to the libraries' internals (src/internals).
   applyInternals(app);

@@ -33,6 +33,10 @@ export const RESPONSE_HEADERS = {
     description: 'The records this answer holds (`content:<id>`, an assoc\'s `category:<id>`) and, for a list, its collection (`content`), space-separated: the keys a CDN purges when a webhook `purge` event names them',
     schema: { type: 'string' },
   },
+  'X-Robots-Tag': {
+    description: '`noindex` on an answer to a request with a preview token (`x-preview-token`): what it shows is not for search engines',
+    schema: { type: 'string', enum: ['noindex'] },
+  },
   'Idempotent-Replayed': {
     description: '`true` when this answer is the stored one of an earlier request with the same `Idempotency-Key`, replayed',
     schema: { type: 'string', enum: ['true'] },

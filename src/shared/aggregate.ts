@@ -152,11 +152,31 @@ function partJson(def: PartDef, parentAlias: string, parentId: Column, depth: nu
     where ${ref(alias, def.parent)} = ${ref(parentAlias, parentId)}${deleted ? sql` and ${ref(alias, deleted)} is null` : sql``}), '[]'::json)`;
 }
 
+/**
+ * A view's filter: fixed SQL, or a rule of the instant it is read at (`at`: SQL of a timestamptz),
+ * such as publishing, so that one predicate serves now (`now()`) and a time-travel preview.
+ */
+export type ViewDef = SQL | ((at: SQL) => SQL);
+
+/** A view read as it will be at an instant (a time-travel preview) rather than now. */
+export interface ViewAsOf<V extends string> {
+  view: V;
+  asOf: Date;
+}
+
+/** A read's view: a name (read now), or a name and an instant. */
+export type ViewRef<V extends string> = V | ViewAsOf<V>;
+
+/** The instant of a view read now: the statement's time, the same for every row. */
+const NOW = sql`now()`;
+/** The instant of a prepared read at a given time: its `as_of` placeholder. */
+const AS_OF = sql`${sql.placeholder('as_of')}::timestamptz`;
+
 export interface AggregateOptions<R extends PgTable, P extends PartDefs, V extends string, X extends ComputedDefs = NoParts> {
   /** Tenancy: the column naming who the record belongs to (a media, a reader). */
   owner: PgColumn;
-  /** Named narrower reads beside the live one (`published`: what readers see). */
-  views?: Record<V, SQL>;
+  /** Named narrower reads beside the live one (`published`: what readers see), each fixed or a rule of the instant. */
+  views?: Record<V, ViewDef>;
   parts: P;
   /** The 409 a unique index answers with, on a write or a restore. */
   conflict: () => AppError;
@@ -283,6 +303,17 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
   const live = options.rows ? sql`${alive} and ${options.rows}` : alive;
   const statements = new StatementCache();
 
+  /** A view's filter read at `at` (now by default). */
+  const viewAt = (view: V, at: SQL = NOW): SQL => {
+    const def = options.views![view];
+    return typeof def === 'function' ? def(at) : def;
+  };
+  /** A view ref's name, the suffix of its statements and its placeholders' values (`as_of`). */
+  const refOf = (ref: ViewRef<V> | undefined): { view: V | undefined; suffix: string; params: Record<string, unknown> | undefined } =>
+    ref === undefined || typeof ref === 'string'
+      ? { view: ref, suffix: '', params: undefined }
+      : { view: ref.view, suffix: '_asof', params: { as_of: ref.asOf.toISOString() } };
+
   // Newest first, the default order of an aggregate's pages, needs the root's inserted_at.
   const defaultOrder = rootColumns.insertedAt
     ? newestFirst(rootColumns as unknown as { insertedAt: PgColumn; id: PgColumn })
@@ -295,11 +326,11 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
    * placeholder `owner`: made once per view and filter name.
    */
   const pageFilters = new Map<string, SQL>();
-  const pageFilter = (view: V | undefined, extra: PageFilter | undefined): SQL => {
-    const key = `${view ?? ''}:${extra?.name ?? ''}`;
+  const pageFilter = (view: V | undefined, extra: PageFilter | undefined, asOf = false): SQL => {
+    const key = `${view ?? ''}:${asOf ? '@' : ''}:${extra?.name ?? ''}`;
     let filter = pageFilters.get(key);
     if (!filter) {
-      filter = sql`${options.owner} = ${sql.placeholder('owner')} and ${live}${view ? sql` and ${options.views![view]}` : sql``}${
+      filter = sql`${options.owner} = ${sql.placeholder('owner')} and ${live}${view ? sql` and ${viewAt(view, asOf ? AS_OF : NOW)}` : sql``}${
         extra ? sql` and ${extra.where}` : sql``
       }`;
       pageFilters.set(key, filter);
@@ -311,8 +342,8 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
    * The prepared lookup of live records by id (`find`: the placeholder `id`) or ids (`many`: the
    * uuid[] placeholder `ids`) of the placeholder `owner`, in a view: built once per executor.
    */
-  const lookup = (db: Executor, by: 'find' | 'many', view?: V) => {
-    const name = `${rootName}_${by}_${view ?? 'live'}`;
+  const lookup = (db: Executor, by: 'find' | 'many', view?: V, asOf = false) => {
+    const name = `${rootName}_${by}_${view ?? 'live'}${asOf ? '_asof' : ''}`;
     const hit = statements.get<Row>(db, name);
     if (hit) return hit;
     const byId = by === 'find' ? sql`${rootId} = ${sql.placeholder('id')}` : sql`${rootId} = any(${sql.placeholder('ids')}::uuid[])`;
@@ -322,7 +353,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
       db
         .select(columns)
         .from(root as PgTable)
-        .where(sql`${byId} and ${pageFilter(view, undefined)}`)
+        .where(sql`${byId} and ${pageFilter(view, undefined, asOf)}`)
         .prepare(name),
     );
   };
@@ -336,18 +367,26 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
     /** The select shape for `db.select(agg.columns).from(agg.root)` and paged listings (`rowsAsSelected`). */
     columns: columns as unknown as { [K in keyof Row]: SQL.Aliased<Row[K]> },
 
-    /** The filter of a read: live rows (the default of every read), narrowed by a declared view. */
-    filter: (view?: V): SQL => {
-      const narrower = view ? options.views?.[view] : undefined;
+    /**
+     * The filter of a read: live rows (the default of every read), narrowed by a declared view,
+     * read at `at` (SQL of the instant: now by default; `agg.asOfPlaceholder` in a prepared statement).
+     */
+    filter: (view?: V, at?: SQL): SQL => {
+      const narrower = view && options.views?.[view] ? viewAt(view, at) : undefined;
       return sql`${live}${narrower ? sql` and ${narrower}` : sql``}`;
     },
+
+    /** The instant of a prepared statement read at a given time: bind `as_of` (ISO text) to it. */
+    asOfPlaceholder: AS_OF,
 
     /**
      * The live record with its live parts (in a view, when named), or undefined: a prepared
      * primary-key lookup, one statement whatever the depth.
      */
-    async find(db: Executor, id: string, ownerId: string, view?: V): Promise<Row | undefined> {
-      const [row] = await rowsAsSelected(lookup(db, 'find', view), { id, owner: ownerId });
+    async find(db: Executor, id: string, ownerId: string, view?: ViewRef<V>): Promise<Row | undefined> {
+      const ref = refOf(view);
+      const statement = lookup(db, 'find', ref.view, ref.params !== undefined);
+      const [row] = await rowsAsSelected(statement, ref.params ? { ...ref.params, id, owner: ownerId } : { id, owner: ownerId });
       return row as Row | undefined;
     },
 
@@ -359,7 +398,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
       const name = `${rootName}_owner_${view ?? 'live'}`;
       let statement = statements.get<{ owner: string }>(db, name);
       if (!statement) {
-        const narrower = view ? options.views![view] : undefined;
+        const narrower = view ? viewAt(view) : undefined;
         statement = statements.set(
           db,
           name,
@@ -403,9 +442,10 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
      * Reader page's assocs. One prepared statement per view whatever the number of ids (they
      * travel as one uuid[] parameter).
      */
-    async findMany(db: Executor, ids: string[], ownerId: string, view?: V): Promise<Row[]> {
-      const statement = lookup(db, 'many', view);
-      return (await rowsAsSelected(statement, { ids, owner: ownerId })) as Row[];
+    async findMany(db: Executor, ids: string[], ownerId: string, view?: ViewRef<V>): Promise<Row[]> {
+      const ref = refOf(view);
+      const statement = lookup(db, 'many', ref.view, ref.params !== undefined);
+      return (await rowsAsSelected(statement, ref.params ? { ...ref.params, ids, owner: ownerId } : { ids, owner: ownerId })) as Row[];
     },
 
     /**
@@ -418,24 +458,25 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
       db: Executor,
       ownerId: string,
       query: PagingQuery,
-      how: { view?: V; order?: Keyset<Row>; orderName?: string; filter?: PageFilter } = {},
+      how: { view?: ViewRef<V>; order?: Keyset<Row>; orderName?: string; filter?: PageFilter } = {},
     ): Promise<Page<Row>> {
-      const view = how.view;
+      const { view, suffix, params: at } = refOf(how.view);
       const order = how.order ?? (defaultOrder as unknown as Keyset<Row> | undefined);
       if (!order) throw new Error(`${rootName} has no inserted_at: give its pages an order`);
       const filter = how.filter;
-      const listing = `${view ?? 'live'}${how.orderName ? `_${how.orderName}` : ''}${filter ? `_${filter.name}` : ''}`;
+      const listing = `${view ?? 'live'}${suffix}${how.orderName ? `_${how.orderName}` : ''}${filter ? `_${filter.name}` : ''}`;
+      const params = filter?.params ? { ...filter.params, owner: ownerId } : { owner: ownerId };
       return pager.page(
         {
           select: selectOn,
           keyset: order,
           // A filtered listing's cursors carry its filter's values too.
           scope: `${rootName}:${listing}:${ownerId}${filter?.params ? `:${JSON.stringify(filter.params)}` : ''}`,
-          where: pageFilter(view, filter),
+          where: pageFilter(view, filter, at !== undefined),
           prepared: {
             executor: db,
             name: `${rootName}_page_${listing}`,
-            params: filter?.params ? { ...filter.params, owner: ownerId } : { owner: ownerId },
+            params: at ? Object.assign(params, at) : params,
             rowsAsSelected: true,
           },
         },

@@ -20,6 +20,16 @@ export interface Precondition {
   check: () => Promise<boolean>;
 }
 
+/**
+ * What a Reader request's preview token lets it see (CONVENTIONS, "Revisions, corrections and
+ * preview"): one content as it is now, whatever its status (`contentId`), or the whole media as it
+ * will be at `asOf` (a time-travel token).
+ */
+export interface Preview {
+  contentId: string | null;
+  asOf: Date | null;
+}
+
 /** Who acts, for whom, on what: the first argument of every service method. */
 export interface RequestContext {
   /** The tenant: the API key's media, the Reader's x-service-media-id, the Public path's media. */
@@ -36,6 +46,8 @@ export interface RequestContext {
   tx: TransactionScope | null;
   /** A conditional write's If-Match, checked under the addressed record's lock. */
   precondition?: Precondition | undefined;
+  /** A Reader request's preview (x-preview-token); null or absent for every other request. */
+  preview?: Preview | null;
 }
 
 /** A context for work the service does on its own behalf (start-up, jobs, tests). */

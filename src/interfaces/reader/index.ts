@@ -6,6 +6,7 @@ import { mountAreas } from '../../shared/area.js';
 import { applyCors } from '../../plugins/cors.js';
 import { applyRateLimit } from '../../plugins/rate-limit.js';
 import { readerAuth } from '../../plugins/reader-auth.js';
+import { declarePreview, previewable, readerPreview } from '../../plugins/reader-preview.js';
 import { recordRoutes } from '../../shared/http/route-table.js';
 import { validators } from '../../shared/http/conditional.js';
 import { originOf } from '../../shared/envelopes.js';
@@ -49,6 +50,8 @@ async function readerRules(app: Parameters<FastifyPluginAsync<TreeOptions>>[0], 
     // documentRoute adds the Idempotency-Key to it.
     const headers = route.schema?.headers ?? (mediaOptional || mediaFromQuery ? optionalMediaHeader : mediaHeader);
     route.schema = { ...route.schema, headers };
+    // A read may be asked for as a preview (x-preview-token): 401 preview_token_invalid besides.
+    if (previewable(route)) declarePreview(route);
     documentRoute(app, route, errors);
     const security = route.schema?.security ?? (anonymous ? [] : [{ bearer: [scope!] }]);
     route.schema = { ...route.schema, security };
@@ -84,6 +87,8 @@ async function readerRules(app: Parameters<FastifyPluginAsync<TreeOptions>>[0], 
       errors: bearerErrors,
     }),
   );
+  // After the token: a preview token of the media opens what it names (req.preview), else 401.
+  app.addHook('onRequest', readerPreview(services.core.previewTokens));
   // A strong ETag on every answer with a body and 304 to a matching If-None-Match; published
   // data may be cached a minute (and served stale while revalidating), a reader's own never.
   app.addHook(
@@ -91,6 +96,8 @@ async function readerRules(app: Parameters<FastifyPluginAsync<TreeOptions>>[0], 
     validators((req, reply) => {
       const read = req.method === 'GET' || req.method === 'HEAD';
       if (!read || (reply.statusCode >= 300 && reply.statusCode !== 304)) return 'no-store';
+      // A preview is one editor's view of what readers do not see (yet): never kept by a shared cache.
+      if (req.preview) return 'private, no-store';
       const own = routeOf(req).config.cacheControl;
       if (own) return own;
       const { scope, readerRequired } = routeOf(req).config;

@@ -11,6 +11,10 @@ export const coreErrors = {
   workspaceKeyTaken: () => errors.conflict('workspace_key_taken', 'a workspace with this key already exists'),
   statusKeyTaken: () => errors.conflict('status_key_taken', 'a status with this key already exists'),
   apiKeyNotFound: () => errors.notFound('api_key_not_found', 'api key not found'),
+  // Unknown, expired, revoked, of another media or used on another record: one answer, so none is told apart.
+  previewTokenInvalid: () =>
+    new AppError(401, 'preview_token_invalid', 'the preview token is unknown, expired, revoked or does not open this record'),
+  previewLinkNotFound: () => errors.notFound('preview_link_not_found', 'preview link not found'),
   categoryNotFound: () => errors.notFound('category_not_found', 'category not found'),
   categoryConflict: () => errors.conflict('category_conflict', 'a live locale entry of this category already exists'),
   referenceNotFound: () => errors.notFound('reference_not_found', 'reference not found'),

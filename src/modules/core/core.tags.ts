@@ -6,6 +6,10 @@ export const coreTags = {
   workspaces: { name: 'Core: Workspaces', description: 'Workspaces of the media: most records belong to one.' },
   statuses: { name: 'Core: Statuses', description: 'Statuses of the media; records in a published one reach the Reader.' },
   apiKeys: { name: 'Core: API keys', description: 'Backoffice keys of the media, each with one role; secrets are shown once.' },
+  previewTokens: {
+    name: 'Core: Preview tokens',
+    description: 'Time-travel preview: a short-lived token with which the Reader answers as it will at an instant.',
+  },
   categories: { name: 'Core: Categories', description: 'Categories with one locale entry per language, soft delete and restore.' },
   references: { name: 'Core: References', description: "Mappings from an external system's id to one of our records." },
   assets: { name: 'Core: Assets', description: 'Uploaded files: stored once per media and content (SHA-256), typed by their bytes.' },

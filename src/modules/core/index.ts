@@ -16,6 +16,9 @@ import { createApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { createApiKeysService } from './api-keys/api-keys.service.js';
 import { categoryRecord, createCategoriesService } from './categories/categories.record.js';
 import { recordBackofficeRoutes, recordReaderRoutes } from '../../shared/record/index.js';
+import { previewTokensBackofficeRoutes } from './preview-tokens/preview-tokens.backoffice.routes.js';
+import { createPreviewTokensRepository } from './preview-tokens/preview-tokens.repository.js';
+import { createPreviewTokensService } from './preview-tokens/preview-tokens.service.js';
 import { provisioningOperatorRoutes } from './provisioning/provisioning.operator.routes.js';
 import { createProvisioningService } from './provisioning/provisioning.service.js';
 import { referencesBackofficeRoutes } from './references/references.backoffice.routes.js';
@@ -42,6 +45,14 @@ export { imageUrls, missingAssetImages, resolveAssetImages } from './assets/asse
 export { isPublishedStatus, mediaPlaces } from './tenancy/tenancy.places.js';
 export type { StagedFile } from './assets/assets.service.js';
 export type { WebhooksOptions } from './webhooks/webhooks.service.js';
+export type { PreviewTokensService } from './preview-tokens/preview-tokens.service.js';
+export {
+  DEFAULT_EXPIRES_IN as DEFAULT_PREVIEW_EXPIRES_IN,
+  createdPreviewLinkSchema,
+  previewLinkCreateBody,
+  previewLinkSchema,
+  toPreviewLink,
+} from './preview-tokens/preview-tokens.schemas.js';
 export { webhookEventHooks };
 
 export function createCoreServices(deps: {
@@ -64,6 +75,7 @@ export function createCoreServices(deps: {
   return {
     tenancy,
     apiKeys,
+    previewTokens: createPreviewTokensService({ db, repo: createPreviewTokensRepository(pager) }),
     provisioning: createProvisioningService({ db, tenancy, apiKeys }),
     categories: createCategoriesService({ db, pager, assertLocales: tenancy.assertLocales, live: {} }),
     references: createReferencesService({ repo: referencesRepository }),
@@ -84,6 +96,7 @@ export type CoreServices = ReturnType<typeof createCoreServices>;
 export const coreBackofficeRoutes: FastifyPluginAsyncZod<{ core: CoreServices }> = async (app, { core }) => {
   await app.register(tenancyBackofficeRoutes, { tenancy: core.tenancy });
   await app.register(apiKeysBackofficeRoutes, { apiKeys: core.apiKeys });
+  await app.register(previewTokensBackofficeRoutes, { previewTokens: core.previewTokens });
   recordBackofficeRoutes(app, categoryRecord, core.categories);
   await app.register(referencesBackofficeRoutes, { references: core.references });
   await app.register(assetsBackofficeRoutes, { assets: core.assets });

@@ -12,6 +12,7 @@ export const docsErrors = {
   referenceNotFound: (code: `${string}_not_found`, what: string, details: ErrorDetail[]) =>
     new AppError(404, code, `${what} does not exist in this media`, details),
   invalidAuthor: (details: ErrorDetail[]) => errors.badRequest('invalid_author', 'an author is not a person of this media', details),
+  correctionNotFound: () => errors.notFound('correction_not_found', 'correction not found'),
   localeNotFound: () =>
     new AppError(404, 'locale_not_found', 'the content has no live entry in this locale', [
       { path: 'locale', message: 'add the locale to the content first' },

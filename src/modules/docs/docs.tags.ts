@@ -15,6 +15,14 @@ export const docsTags = {
     name: 'Docs: Content blocks',
     description: "The body of a content's language entry: ordered blocks of the shared block kinds.",
   },
+  contentCorrections: {
+    name: 'Docs: Content corrections',
+    description: "Public correction notes on a content, per language, served to readers with the content and in RSS.",
+  },
+  contentPreviewLinks: {
+    name: 'Docs: Content preview links',
+    description: 'Short-lived, revocable tokens with which the Reader serves one content as it is now, whatever its status.',
+  },
   contentMetadata: { name: 'Docs: Content metadata', description: "Key/value metadata of a content, replaced as a whole." },
   readerContents: {
     name: 'Reader: Contents',

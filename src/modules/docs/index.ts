@@ -8,6 +8,8 @@ import { type CoreServices, imageUrls, readerCategorySchema } from '../core/inde
 import { contentTypeRecord, createContentTypesService } from './content-types/content-types.record.js';
 import { contentsBackofficeRoutes } from './contents/contents.backoffice.routes.js';
 import { contentMappers } from './contents/contents.mappers.js';
+import { contentCorrectionsRoutes } from './contents/contents.corrections.routes.js';
+import { contentPreviewLinksRoutes } from './contents/contents.preview.routes.js';
 import { contentsPublicRoutes } from './contents/contents.public.routes.js';
 import { contentsReaderRoutes, readerContentsListing } from './contents/contents.reader.routes.js';
 import { createContentsRepository } from './contents/contents.repository.js';
@@ -30,7 +32,7 @@ export { readerCategorySchema };
 export function createDocsServices(deps: {
   db: Db;
   pager: Paginator;
-  core: Pick<CoreServices, 'tenancy' | 'categories'>;
+  core: Pick<CoreServices, 'tenancy' | 'categories' | 'previewTokens'>;
   /** PUBLIC_BASE_URL: the origin of image urls. */
   publicBaseUrl?: string | undefined;
   /** Content authors must be people of the media: community's check, injected by the container. */
@@ -59,6 +61,7 @@ export function createDocsServices(deps: {
     contentTypes,
     templates,
     contents,
+    previewTokens: core.previewTokens,
     /**
      * A published content in one language (the asked one, else the media's default, else any)
      * with that language's blocks, as the Reader serves it: what a newsletter sends. 404
@@ -84,6 +87,8 @@ export const docsBackofficeRoutes: FastifyPluginAsyncZod<{ docs: DocsServices }>
   recordBackofficeRoutes(app, contentTypeRecord, docs.contentTypes);
   await app.register(templatesBackofficeRoutes, { templates: docs.templates });
   await app.register(contentsBackofficeRoutes, { contents: docs.contents, mappers: docs.mappers });
+  await app.register(contentCorrectionsRoutes, { contents: docs.contents });
+  await app.register(contentPreviewLinksRoutes, { contents: docs.contents, previewTokens: docs.previewTokens });
 };
 
 /** Docs' Reader routes under /api/media/v1. */

@@ -8,7 +8,12 @@ import type { Executor } from '../../db/client.js';
  * see the primary database. Nothing here is read from the route's URL.
  */
 
-export type RecordAction = 'created' | 'updated' | 'deleted' | 'restored';
+/**
+ * What a write may do to a record: the four of the rule below, and `corrected` (a public
+ * correction note added to a content), which a route declares. Events are `<kind>.<action>`.
+ */
+export const RECORD_ACTIONS = ['created', 'updated', 'deleted', 'restored', 'corrected'] as const;
+export type RecordAction = (typeof RECORD_ACTIONS)[number];
 
 export interface RecordEffect {
   /** The record's kind on the wire: `category`, `media_block`; events are `<kind>.<action>`. */

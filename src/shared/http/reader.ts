@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { pagingMeta } from '../envelopes.js';
+import { one, pagingMeta } from '../envelopes.js';
 import type { Page } from '../paging.js';
-import { locale, pagingMeta as pagingMetaSchema, pagingQuery } from '../schemas.js';
+import { dataOf, locale, pagingMeta as pagingMetaSchema, pagingQuery } from '../schemas.js';
 import type { Executor } from '../../db/client.js';
 import { contextOf } from './route.js';
 
@@ -137,6 +137,7 @@ export async function readerList<Row, T, K extends string = never>(
   const meta = Object.assign(pagingMeta(req, page), {
     locales: localesOf(req.media.locales, asked, view.fallback),
   });
+  if (req.preview) Object.assign(meta, PREVIEW_META);
   if (!loaders) return { data, meta };
   const { db } = contextOf(req);
   const assocs = Object.fromEntries(
@@ -147,11 +148,21 @@ export async function readerList<Row, T, K extends string = never>(
   return { data, assocs, meta };
 }
 
+/** What a Reader answer to a request with a preview token says of itself. */
+const PREVIEW_META = { preview: true } as const;
+const previewMeta = z.literal(true).optional().describe('true when a preview token (`x-preview-token`) decided what this answer shows');
+
+/** A Reader answer of one record: `{data}`, with `meta.preview` when a preview token decided it. */
+export const readerOne = <T>(req: FastifyRequest, data: T) => (req.preview ? { data, meta: PREVIEW_META } : one(data));
+
+/** The response schema of `readerOne`. */
+export const readerOneOf = <S extends z.ZodType>(item: S) => dataOf(item).extend({ meta: z.object({ preview: previewMeta }).optional() });
+
 /** The response schema of a Reader list: items, optional assocs by kind, paging and locales meta. */
 export function readerListOf<S extends z.ZodType, A extends Record<string, z.ZodType> = Record<never, never>>(item: S, assocs?: A) {
   return z.object({
     data: z.array(item),
     ...(assocs && { assocs: z.object(Object.fromEntries(Object.entries(assocs).map(([k, v]) => [k, z.array(v)])) as { [K in keyof A]: z.ZodArray<A[K]> }) }),
-    meta: pagingMetaSchema.extend({ locales: localesMeta }),
+    meta: pagingMetaSchema.extend({ locales: localesMeta, preview: previewMeta }),
   });
 }

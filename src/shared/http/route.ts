@@ -165,7 +165,7 @@ declare module 'fastify' {
 export function contextOf(req: FastifyRequest, on: 'route' | 'primary' = 'route'): RequestContext {
   const principal = req.principal ?? req.bearer ?? null;
   const db = on === 'route' && routeOf(req).config.replica ? req.server.readDb : req.server.db;
-  return { mediaId: principal?.mediaId ?? req.mediaId, principal, requestId: req.id, db, tx: null };
+  return { mediaId: principal?.mediaId ?? req.mediaId, principal, requestId: req.id, db, tx: null, preview: req.preview };
 }
 
 /** docs/routes.md's generator (MPS_ROUTE_SITES=1) asks where each route is declared; nothing else pays for it. */

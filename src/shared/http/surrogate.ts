@@ -87,7 +87,8 @@ export function surrogateKeys(kind: string, body: unknown): string {
 export function surrogateKeyHook(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
   // A plain callback: nothing here waits, so no promise per answer.
   const kind = routeOf(req).config.surrogateKind;
-  if (kind && reply.statusCode < 300) {
+  // A preview's answer is no cache's to keep, so it names no record a purge would reach.
+  if (kind && reply.statusCode < 300 && !req.preview) {
     const keys = surrogateKeys(kind, payload);
     if (keys) reply.header('surrogate-key', keys);
   }

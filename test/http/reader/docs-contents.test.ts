@@ -93,6 +93,7 @@ describe('GET /api/media/v1/contents', () => {
         image: { ...published.locales[0]!.visual.image, url: expect.stringMatching(/\/assets\/.+\.jpg$/) },
       },
       author_ids: [published.locales[0]!.authors[0]!.profile_id],
+      corrections: [],
       meta: { locales: { current: 'en', available: ['en', 'fr'], requested: 'en' } },
     });
     expect(body.meta).toEqual({

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { list } from '../../../shared/envelopes.js';
+import { RECORD_ACTIONS } from '../../../shared/http/effects.js';
 import { route } from '../../../shared/http/route.js';
 import { wireOf, wirePlan } from '../../../shared/record/index.js';
 import { isoTimestamp, listOf, pagingQuery, timestampInput, uuid } from '../../../shared/schemas.js';
@@ -14,7 +15,7 @@ const auditEntrySchema = z
     key_id: uuid.describe('The API key that wrote'),
     key_name: z.string().describe("The key's name at the time"),
     operation_id: z.string().describe('The operationId of the write'),
-    action: z.enum(['created', 'updated', 'deleted', 'restored']),
+    action: z.enum(RECORD_ACTIONS),
     record_kind: z.string().describe('The record written: `content`, `category`, `media_block`…'),
     record_id: z.string().nullable().describe("The record's id; null for a write that names none"),
     fields: z.array(z.string()).describe('The names of the fields the request set (never their values; credentials left out)'),

@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { RECORD_ACTIONS } from '../../../shared/http/effects.js';
 import { recordSchemas } from '../../../shared/record/index.js';
 import { isoTimestamp, uuid } from '../../../shared/schemas.js';
 
 /** The actions a record's event names; `purge` carries the surrogate keys a write invalidates. */
-export const WEBHOOK_ACTIONS = ['created', 'updated', 'deleted', 'restored', 'published'] as const;
+export const WEBHOOK_ACTIONS = [...RECORD_ACTIONS, 'published'] as const;
 
 const EVENT = new RegExp(`^(?:purge|\\*|(?:[a-z][a-z0-9_]{0,62}|\\*)\\.(?:${WEBHOOK_ACTIONS.join('|')}|\\*))$`);
 
 export const webhookEvent = z
   .string()
-  .regex(EVENT, 'must be <record>.<created|updated|deleted|restored|published>, purge, or a * wildcard (category.*, *.deleted, *)')
+  .regex(EVENT, `must be <record>.<${WEBHOOK_ACTIONS.join('|')}>, purge, or a * wildcard (category.*, *.deleted, *)`)
   .describe('An event name: `category.created`, `content.published`, `purge`; `*` stands for any record or action');
 
 export const webhookSchemas = recordSchemas('Webhook', {

@@ -67,8 +67,8 @@ export function contentMappers(urlOf: ImageUrl) {
       is_advertising: row.isAdvertising,
       is_sponsored: row.isSponsored,
       category_ids: row.categories.map((c) => c.categoryId),
-      // Published contents only reach here, and those have published_at.
-      published_at: iso(row.publishedAt!),
+      // Published contents have published_at; a preview of a draft may have none.
+      published_at: isoOrNull(row.publishedAt),
       released_at: isoOrNull(row.releasedAt),
       released_at_timezone: row.releasedAtTimezone,
       updated_at: iso(row.updatedAt),
@@ -83,6 +83,7 @@ export function contentMappers(urlOf: ImageUrl) {
       seo: entry ? { title: entry.seoTitle, description: entry.seoDescription } : null,
       visual: entry ? toVisual(entry, urlOf) : null,
       author_ids: entry ? entry.authors.map((a) => a.profileId) : [],
+      corrections: entry ? entry.corrections : [],
       meta: { locales: meta },
     };
   };

@@ -4,7 +4,7 @@ import { isoText } from '../../../shared/aggregate.js';
 import { liveIdsIn } from '../../../shared/record/index.js';
 import { templates } from '../templates/templates.table.js';
 import { contentRecord } from './contents.repository.js';
-import { contentCategories, contentLocales, contents } from './contents.table.js';
+import { contentCategories, contentCorrections, contentLocales, contents } from './contents.table.js';
 
 /**
  * What other areas may read of contents, without their tables: which ids are live records
@@ -28,8 +28,11 @@ export interface FeedContent {
   canonicalUrl: string | null;
   publishedAt: string;
   updatedAt: string;
-  /** The language entries, live ones only: the caller picks one by the locale rule. `title` is plain text, `leadHtml` sanitized HTML. */
-  locales: Array<{ locale: string; title: string; leadHtml: string | null }>;
+  /**
+   * The language entries, live ones only: the caller picks one by the locale rule. `title` is plain
+   * text, `leadHtml` sanitized HTML, `corrections` the entry's live correction notes (sanitized HTML), newest first.
+   */
+  locales: Array<{ locale: string; title: string; leadHtml: string | null; corrections: Array<{ insertedAt: string; noteHtml: string }> }>;
 }
 
 /**
@@ -59,7 +62,9 @@ export async function feedContents(
       canonicalUrl: sql<string | null>`${contents.canonicalUrl}`.as('canonicalUrl'),
       publishedAt: isoText(contents.publishedAt).as('publishedAt'),
       updatedAt: isoText(contents.updatedAt).as('updatedAt'),
-      locales: sql<FeedContent['locales']>`coalesce((select json_agg(json_build_object('locale', l.locale, 'title', l.title_text, 'leadHtml', l.lead_html) order by l.locale)
+      locales: sql<FeedContent['locales']>`coalesce((select json_agg(json_build_object('locale', l.locale, 'title', l.title_text, 'leadHtml', l.lead_html,
+          'corrections', coalesce((select json_agg(json_build_object('insertedAt', ${isoText(contentCorrections.insertedAt, sql`c.inserted_at`)}, 'noteHtml', c.note_html)
+            order by c.inserted_at desc, c.id desc) from ${contentCorrections} c where c.content_id = l.content_id and c.locale = l.locale and c.deleted_at is null), '[]'::json)) order by l.locale)
         from ${contentLocales} l where l.content_id = ${ownId} and l.deleted_at is null), '[]'::json)`.as('locales'),
     })
     .from(contents)

@@ -2,7 +2,16 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Page } from '../../../shared/paging.js';
 import { one } from '../../../shared/envelopes.js';
-import { type AssocLoader, type ReaderView, localeQuery, readerList, readerListOf, readerView } from '../../../shared/http/reader.js';
+import {
+  type AssocLoader,
+  type ReaderView,
+  localeQuery,
+  readerList,
+  readerListOf,
+  readerOne,
+  readerOneOf,
+  readerView,
+} from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf, idParams } from '../../../shared/schemas.js';
 import { docsTags } from '../docs.tags.js';
@@ -95,14 +104,17 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     operationId: 'readerGetContent',
     serves: 'content',
     summary: 'Content by id',
-    description: "A published content in the asked language, with that language's blocks.",
+    description:
+      "A published content in the asked language, with that language's blocks. With a preview link's token (`x-preview-token`), this content as it is now, whatever its status or `published_at`.",
     tag,
     access: { scope: 'media:read' },
+    // A preview link of this content opens it here.
+    config: { previewOf: 'id' },
     params: idParams,
     querystring: localeQuery,
-    response: { 200: dataOf(readerContentWithBlocksSchema) },
+    response: { 200: readerOneOf(readerContentWithBlocksSchema) },
     handler: async (ctx, { params, query }, reply) =>
-      one(mappers.toReaderContentWithBlocks(await contents.getPublished(ctx, params.id), readerView(reply.request, query.locale))),
+      readerOne(reply.request, mappers.toReaderContentWithBlocks(await contents.getPublished(ctx, params.id), readerView(reply.request, query.locale))),
   });
 
   route(app, {
@@ -115,9 +127,10 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     description: 'Votes per choice of a question block of a published content, and their total.',
     tag,
     access: { scope: 'media:read' },
+    config: { previewOf: 'id' },
     params: questionParams,
-    response: { 200: dataOf(questionResultsSchema) },
-    handler: async (ctx, { params }) => one(await contents.results(ctx, params.id, params.block_id)),
+    response: { 200: readerOneOf(questionResultsSchema) },
+    handler: async (ctx, { params }, reply) => readerOne(reply.request, await contents.results(ctx, params.id, params.block_id)),
   });
 
   route(app, {

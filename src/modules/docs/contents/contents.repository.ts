@@ -1,8 +1,8 @@
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
-import { type SQL, and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { type SQL, and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PgInsertValue, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../db/client.js';
-import { type AggregateRow, type Computed, type PartDefs, aggregate, part } from '../../../shared/aggregate.js';
+import { type AggregateRow, type Computed, type PartDefs, type ViewRef, aggregate, isoText, part } from '../../../shared/aggregate.js';
 import { BLOCK_PART_COLUMNS, type BlockRow, blockComputed } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type Keyset, type Listing, type Paginator, keyset, mostRelevantFirst, newestFirst } from '../../../shared/paging.js';
@@ -11,15 +11,27 @@ import { searchDocument, searchMatch, searchRank } from '../../../shared/search.
 import { isPublishedStatus, resolveAssetImages } from '../../core/index.js';
 import { docsErrors } from '../docs.errors.js';
 import type { ContentSort } from './contents.schemas.js';
-import { contentAuthors, contentBlocks, contentCategories, contentLocales, contentMetadata, contents, questionVotes } from './contents.table.js';
+import {
+  contentAuthors,
+  contentBlocks,
+  contentCategories,
+  contentCorrections,
+  contentLocales,
+  contentMetadata,
+  contents,
+  questionVotes,
+} from './contents.table.js';
 
 /**
- * What readers may see (CONVENTIONS, "Publishing"): a published status, published_at reached
- * (so a scheduled content appears at that instant with no job), not archived. Deleted rows
- * are out of every read already.
+ * What readers may see at the instant `at` (CONVENTIONS, "Publishing"): a published status,
+ * published_at reached (so a scheduled content appears at that instant with no job), not
+ * archived. Deleted rows are out of every read already. The one publishing rule: read at now()
+ * by every Reader read and list, at a time-travel preview's `as_of` by its reads.
  */
-const publishedNow = sql`${contents.isArchived} = false and ${contents.publishedAt} <= now()
+export const publishedAsOf = (at: SQL) => sql`${contents.isArchived} = false and ${contents.publishedAt} <= ${at}
   and ${isPublishedStatus(contents.statusId)}`;
+
+const publishedNow = publishedAsOf(sql`now()`);
 
 /**
  * The published_at of a write that names none: entering a published status stamps the
@@ -39,8 +51,27 @@ const LOCALE_COLUMNS = [
   'seoTitle', 'seoDescription', 'visualId', 'visualType', 'visualVideo', 'deletedAt',
 ] as const;
 
+/** A correction note as the Reader serves it. */
+export interface CorrectionWire {
+  id: string;
+  inserted_at: string;
+  note_html: string;
+  note_text: string;
+}
+
+/**
+ * A language entry's live correction notes, newest first, in their wire shape: read in the
+ * content's own statement (one index probe per entry), so a page of contents reads no more statements.
+ */
+const correctionsOf: Computed<CorrectionWire[]> = (col) =>
+  sql<CorrectionWire[]>`(select coalesce(json_agg(json_build_object('id', c.id, 'inserted_at', ${isoText(contentCorrections.insertedAt, sql`c.inserted_at`)},
+      'note_html', c.note_html, 'note_text', c.note_text) order by c.inserted_at desc, c.id desc), '[]'::json)
+    from ${contentCorrections} c
+    where c.content_id = ${col(contentLocales.contentId)} and c.locale = ${col(contentLocales.locale)} and c.deleted_at is null)`;
+
 const visualComputed = {
   visualImages: blockComputed({ assetImageIds: contentLocales.visualImageIds, locale: contentLocales.locale }, resolveAssetImages).images,
+  corrections: correctionsOf,
 };
 
 const authorsPart = part(contentAuthors, {
@@ -80,7 +111,7 @@ const localesWith = <P extends PartDefs>(parts: P) =>
   part(contentLocales, { parent: contentLocales.contentId, match: ['locale'], columns: LOCALE_COLUMNS, computed: visualComputed, parts });
 
 /** What both readings of a content share: its owner, its 409 and what readers see. */
-const contentReading = { owner: contents.mediaId, conflict: docsErrors.contentConflict, views: { published: publishedNow } };
+const contentReading = { owner: contents.mediaId, conflict: docsErrors.contentConflict, views: { published: publishedAsOf } };
 
 /**
  * The whole content: language entries with their authors and blocks, categories, metadata.
@@ -176,8 +207,16 @@ export interface ContentListing {
 /** A search's order: the rank, most relevant first, then the content id. */
 const rankedOrder = mostRelevantFirst<ContentRecord & { rank: number }>(sql`hits.rank`, sql`hits.content_id`);
 
-/** A listing's filter: the media's published contents. */
-const listedWhere = () => and(sql`${contents.mediaId} = ${sql.placeholder('owner')}`, contentRecord.filter('published'));
+/** A listing's filter: the media's published contents, now or at the placeholder `as_of`. */
+const listedWhere = (asOf: boolean) => () =>
+  and(sql`${contents.mediaId} = ${sql.placeholder('owner')}`, contentRecord.filter('published', asOf ? contentRecord.asOfPlaceholder : undefined));
+
+/** How a Reader read sees contents: as published now, or at a time-travel preview's instant. */
+export type PublishedView = ViewRef<'published'>;
+
+/** A prepared read's name suffix and `as_of` value for a view. */
+const instantOf = (view: PublishedView) =>
+  typeof view === 'string' ? { suffix: '', params: {} } : { suffix: '_asof', params: { as_of: view.asOf.toISOString() } };
 
 /** A listing's order: its own positions, then the content id. */
 const listedOrder = keyset<ContentRecord & { position: number }>(
@@ -239,6 +278,9 @@ const blockColumns = {
 
 const search = { mediaId: contentLocales.mediaId, document: contentLocales.search, config: contentLocales.searchConfig, title: contentLocales.titleText };
 
+const listedWhereNow = listedWhere(false);
+const listedWhereAsOf = listedWhere(true);
+
 export function createContentsRepository(pager: Paginator) {
   // A listing's select, made once per listing name (its statement is prepared under that name): its
   // SQL is built only to prepare the statement, once per connection, and no function per request.
@@ -266,10 +308,10 @@ export function createContentsRepository(pager: Paginator) {
       });
     },
 
-    listPublished(db: Executor, mediaId: string, query: PagingQuery, filters: ReaderFilters) {
+    listPublished(db: Executor, mediaId: string, query: PagingQuery, filters: ReaderFilters, view: PublishedView = 'published') {
       const filter = readerFilter(filters);
       return contentRecord.page(pager, db, mediaId, query, {
-        view: 'published',
+        view,
         order: READER_ORDER,
         orderName: 'reader',
         ...(filter.where && { filter: { name: filter.name, where: filter.where, params: filter.params } }),
@@ -281,14 +323,20 @@ export function createContentsRepository(pager: Paginator) {
      * order, each reading its content by primary key (a fenced lateral, as search does), so a
      * page is one statement walking the listing's own index.
      */
-    listPublishedIn(db: Executor, mediaId: string, query: PagingQuery, listing: ContentListing) {
+    listPublishedIn(db: Executor, mediaId: string, query: PagingQuery, listing: ContentListing, view: PublishedView = 'published') {
+      const at = instantOf(view);
       return pager.page(
         {
           select: listedSelect(listing),
           keyset: listedOrder,
           scope: `contents:listed:${listing.scope}:${mediaId}`,
-          where: listedWhere,
-          prepared: { executor: db, name: `contents_listed_${listing.name}`, params: { ...listing.params, owner: mediaId }, rowsAsSelected: true },
+          where: at.suffix ? listedWhereAsOf : listedWhereNow,
+          prepared: {
+            executor: db,
+            name: `contents_listed_${listing.name}${at.suffix}`,
+            params: { ...listing.params, ...at.params, owner: mediaId },
+            rowsAsSelected: true,
+          },
         },
         query,
       );
@@ -305,14 +353,15 @@ export function createContentsRepository(pager: Paginator) {
         group by ${contentLocales.contentId})`,
 
     /** The media's published contents among `ids` (in no order): one statement. */
-    publishedAmong: (db: Executor, mediaId: string, ids: string[]) => contentRecord.findMany(db, ids, mediaId, 'published'),
+    publishedAmong: (db: Executor, mediaId: string, ids: string[], view: PublishedView = 'published') => contentRecord.findMany(db, ids, mediaId, view),
 
     /**
      * A page of published contents matching `q`, most relevant first: each content's best
      * language entry, ranked; the hits come from the search indexes, not from a walk of contents.
      */
-    search(db: Executor, mediaId: string, query: PagingQuery, q: string, configs: string[], filters: ReaderFilters) {
+    search(db: Executor, mediaId: string, query: PagingQuery, q: string, configs: string[], filters: ReaderFilters, view: PublishedView = 'published') {
       const filter = readerFilter(filters);
+      const at = instantOf(view);
       const qp = sql.placeholder('q');
       // The hits in rank order, so that the page reads contents only until it has its rows. Built
       // only to prepare the statement (once per connection), like the rest of its SQL.
@@ -334,13 +383,13 @@ export function createContentsRepository(pager: Paginator) {
           where: () =>
             and(
               sql`${contents.mediaId} = ${sql.placeholder('owner')}`,
-              contentRecord.filter('published'),
+              contentRecord.filter('published', at.suffix ? contentRecord.asOfPlaceholder : undefined),
               filter.where,
             ),
           prepared: {
             executor: db,
-            name: `contents_search_${configs.join('_')}_${filter.name}`,
-            params: { owner: mediaId, q, ...filter.params },
+            name: `contents_search_${configs.join('_')}_${filter.name}${at.suffix}`,
+            params: { owner: mediaId, q, ...filter.params, ...at.params },
             rowsAsSelected: true,
           },
         },
@@ -350,7 +399,7 @@ export function createContentsRepository(pager: Paginator) {
 
     find: (db: Executor, mediaId: string, id: string) => contentRecord.find(db, id, mediaId),
 
-    findTree: (db: Executor, mediaId: string, id: string, view?: 'published') => contentAggregate.find(db, id, mediaId, view),
+    findTree: (db: Executor, mediaId: string, id: string, view?: PublishedView) => contentAggregate.find(db, id, mediaId, view),
 
     /** The media of a published content, whoever asks (a Public path names the content alone): one prepared lookup. */
     publishedOwner: (db: Executor, id: string) => contentRecord.ownerOf(db, id, 'published'),
@@ -457,8 +506,11 @@ export function createContentsRepository(pager: Paginator) {
       return rows.map((r) => r.id);
     },
 
-    /** A live question block of a live entry of a content readers may see now, or undefined. */
-    async publishedQuestion(db: Executor, mediaId: string, contentId: string, blockId: string) {
+    /**
+     * A live question block of a live entry of a content readers may see now (or in `view`: at a
+     * time-travel preview's instant; undefined: a preview link's content, whatever its status), or undefined.
+     */
+    async publishedQuestion(db: Executor, mediaId: string, contentId: string, blockId: string, view: PublishedView | undefined) {
       const [row] = await db
         .select({ id: contentBlocks.id, fields: contentBlocks.fields })
         .from(contentBlocks)
@@ -471,7 +523,9 @@ export function createContentsRepository(pager: Paginator) {
             eq(contents.id, contentId),
             eq(contents.mediaId, mediaId),
             sql`${contentBlocks.deletedAt} is null and ${contentLocales.deletedAt} is null`,
-            contentRecord.filter('published'),
+            view === undefined
+              ? contentRecord.filter()
+              : contentRecord.filter('published', typeof view === 'string' ? undefined : sql`${view.asOf.toISOString()}::timestamptz`),
           ),
         );
       return row;
@@ -509,6 +563,29 @@ export function createContentsRepository(pager: Paginator) {
           }),
         docsErrors.contentConflict,
       );
+    },
+
+    /** A content's live correction notes, newest first (every language). */
+    corrections: (db: Executor, contentId: string) =>
+      db
+        .select()
+        .from(contentCorrections)
+        .where(and(eq(contentCorrections.contentId, contentId), isNull(contentCorrections.deletedAt)))
+        .orderBy(desc(contentCorrections.insertedAt), desc(contentCorrections.id)),
+
+    async insertCorrection(db: Executor, values: typeof contentCorrections.$inferInsert) {
+      const [row] = await db.insert(contentCorrections).values(values).returning();
+      return row!;
+    },
+
+    /** Soft-deletes a live note of the content: false when it has none with this id. */
+    async removeCorrection(db: Executor, contentId: string, id: string): Promise<boolean> {
+      const rows = await db
+        .update(contentCorrections)
+        .set({ deletedAt: sql`now()` })
+        .where(and(eq(contentCorrections.id, id), eq(contentCorrections.contentId, contentId), isNull(contentCorrections.deletedAt)))
+        .returning({ id: contentCorrections.id });
+      return rows.length > 0;
     },
 
     /** Votes per choice of a question. */

@@ -219,6 +219,29 @@ export const blocksQuery = z.object({ locale: locale.optional().describe('Only t
 // ---------------------------------------------------------------------------------------
 // Reader
 
+/** A public correction note of a content, in the served language. */
+export const correctionSchema = z
+  .object({
+    id: uuid,
+    inserted_at: isoTimestamp,
+    note_html: z.string(),
+    note_text: z.string().describe('note_html as plain text, derived'),
+  })
+  .meta({ id: 'ContentCorrection' });
+
+/** A correction as the Backoffice lists it: its language beside it. */
+export const backofficeCorrectionSchema = correctionSchema.extend({ locale }).meta({ id: 'BackofficeContentCorrection' });
+
+export const correctionCreateBody = z
+  .object({
+    locale: locale.describe('A language the content has an entry in'),
+    note_html: richHtml(10_000).pipe(z.object({ html: z.string().min(1, 'must not be empty once sanitized'), text: z.string() })),
+  })
+  .strict()
+  .meta({ id: 'ContentCorrectionCreate' });
+
+export type CorrectionCreate = z.output<typeof correctionCreateBody>;
+
 /** The Reader's content: one language, flat (CONVENTIONS, "Publishing"). */
 const readerContentFields = {
   id: uuid,
@@ -229,7 +252,7 @@ const readerContentFields = {
   is_advertising: z.boolean(),
   is_sponsored: z.boolean(),
   category_ids: z.array(uuid),
-  published_at: isoTimestamp,
+  published_at: isoTimestamp.nullable().describe('Set on every published content; null only in a preview of a content never published'),
   released_at: isoTimestamp.nullable(),
   released_at_timezone: z.string().nullable(),
   updated_at: isoTimestamp,
@@ -244,6 +267,7 @@ const readerContentFields = {
   seo: seoSchema.nullable(),
   visual: visualSchema.nullable(),
   author_ids: z.array(uuid),
+  corrections: z.array(correctionSchema).describe("Public correction notes in the served language, newest first"),
   meta: z.object({ locales: localesMeta }),
 };
 

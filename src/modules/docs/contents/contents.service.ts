@@ -14,6 +14,7 @@ import {
   type ContentRecord,
   type ContentsRepository,
   type ContentsWithin,
+  type PublishedView,
   contentAggregate,
   publishedAtOn,
 } from './contents.repository.js';
@@ -24,6 +25,7 @@ import type {
   ContentLocaleInput,
   ContentUpdate,
   ContentsQuery,
+  CorrectionCreate,
   MetadataBody,
   ReaderContentsQuery,
   ReaderSearchQuery,
@@ -220,13 +222,25 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     }
     return rows;
   };
+  /**
+   * How a Reader request sees contents (CONVENTIONS, "Revisions, corrections and preview"): as
+   * published now; as published at a time-travel token's `as_of`; or, for the content a preview
+   * link opens (`id`), as it is, whatever its status (undefined: live only).
+   */
+  const viewOf = (ctx: RequestContext, id?: string): PublishedView | undefined => {
+    const preview = ctx.preview;
+    if (!preview) return 'published';
+    if (preview.contentId !== null) return preview.contentId === id ? undefined : 'published';
+    return preview.asOf ? { view: 'published', asOf: preview.asOf } : 'published';
+  };
+
   const readersPage = async <R extends NamingProfiles, P extends { items: R[] }>(ctx: RequestContext, page: P): Promise<P> => {
     await readersView(ctx, page.items);
     return page;
   };
 
   const loadQuestion = async (ctx: RequestContext, contentId: string, blockId: string) => {
-    const question = await repo.publishedQuestion(ctx.db, ctx.mediaId, contentId, blockId);
+    const question = await repo.publishedQuestion(ctx.db, ctx.mediaId, contentId, blockId, viewOf(ctx, contentId));
     if (!question) throw docsErrors.questionNotFound();
     return question;
   };
@@ -456,34 +470,68 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
         );
       }),
 
+    // ---- Corrections: public notes on a content, per language (the Reader serves them with the content).
+
+    /** The content's live correction notes, newest first. */
+    async corrections(ctx: RequestContext, id: string) {
+      await load(ctx.db, ctx.mediaId, id);
+      return repo.corrections(ctx.db, id);
+    },
+
+    /** Adds a note in a language the content has a live entry in (404 locale_not_found otherwise). */
+    correct: (ctx: RequestContext, id: string, body: CorrectionCreate) =>
+      transaction(ctx, async (tx) => {
+        await lock(tx, ctx.mediaId, id);
+        const content = await load(tx, ctx.mediaId, id);
+        if (!content.locales.some((l) => l.locale === body.locale)) throw docsErrors.localeNotFound();
+        return repo.insertCorrection(tx, { mediaId: ctx.mediaId, contentId: id, locale: body.locale, noteHtml: body.note_html.html, noteText: body.note_html.text });
+      }),
+
+    async removeCorrection(ctx: RequestContext, id: string, correctionId: string): Promise<void> {
+      await load(ctx.db, ctx.mediaId, id);
+      if (!(await repo.removeCorrection(ctx.db, id, correctionId))) throw docsErrors.correctionNotFound();
+    },
+
     // ---- Reader: every read below passes through readersView, so that no profile readers may not see is named.
 
     listPublished: async (ctx: RequestContext, query: ReaderContentsQuery) =>
-      readersPage(ctx, await repo.listPublished(ctx.db, ctx.mediaId, query, { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'] })),
+      readersPage(
+        ctx,
+        await repo.listPublished(ctx.db, ctx.mediaId, query, { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'] }, viewOf(ctx)),
+      ),
 
     /** Published contents matching `q`, most relevant first, searched in the media's languages. */
     search: async (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[]) =>
       readersPage(
         ctx,
-        await repo.search(ctx.db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
-          categoryIds: query['category_ids[]'],
-          templateIds: query['template_ids[]'],
-        }),
+        await repo.search(
+          ctx.db,
+          ctx.mediaId,
+          query,
+          query.q,
+          searchConfigsOf(mediaLocales),
+          { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'] },
+          viewOf(ctx),
+        ),
       ),
 
     /** Published contents in another module's order (a magazine section's), a Reader list page. */
     listPublishedIn: async (ctx: RequestContext, query: PagingQuery, listing: ContentListing) =>
-      readersPage(ctx, await repo.listPublishedIn(ctx.db, ctx.mediaId, query, listing)),
+      readersPage(ctx, await repo.listPublishedIn(ctx.db, ctx.mediaId, query, listing, viewOf(ctx))),
 
     /** Published contents matching `q` among those another module names (`within`), most relevant first. */
     searchWithin: async (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[], within: ContentsWithin) =>
       readersPage(
         ctx,
-        await repo.search(ctx.db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
-          categoryIds: query['category_ids[]'],
-          templateIds: query['template_ids[]'],
-          within,
-        }),
+        await repo.search(
+          ctx.db,
+          ctx.mediaId,
+          query,
+          query.q,
+          searchConfigsOf(mediaLocales),
+          { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'], within },
+          viewOf(ctx),
+        ),
       ),
 
     /** SQL of a derived table `(content_id, rank)` of live contents matching the placeholder `q` in the media's languages. */
@@ -492,14 +540,14 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     /** The media's published contents among `ids`, by id. */
     async publishedAmong(ctx: RequestContext, ids: string[]) {
       if (ids.length === 0) return new Map<string, ContentRecord>();
-      return new Map((await readersView(ctx, await repo.publishedAmong(ctx.db, ctx.mediaId, ids))).map((r) => [r.id, r]));
+      return new Map((await readersView(ctx, await repo.publishedAmong(ctx.db, ctx.mediaId, ids, viewOf(ctx)))).map((r) => [r.id, r]));
     },
 
     /** The ids among `ids` that are not live contents of the media (other modules' references). */
     missingContents: (executor: Executor, mediaId: string, ids: string[]) => repo.missingContents(executor, mediaId, [...new Set(ids)]),
 
     async getPublished(ctx: RequestContext, id: string) {
-      const row = await repo.findTree(ctx.db, ctx.mediaId, id, 'published');
+      const row = await repo.findTree(ctx.db, ctx.mediaId, id, viewOf(ctx, id));
       if (!row) throw docsErrors.contentNotFound();
       return (await readersView(ctx, [row]))[0]!;
     },

@@ -144,3 +144,28 @@ export const questionVotes = pgTable(
 );
 
 export type ContentRow = typeof contents.$inferSelect;
+
+/**
+ * A public correction note on a content, in one of its languages (CONVENTIONS, "Revisions,
+ * corrections and preview"): sanitized HTML with its text twin. Keyed by the content and the
+ * locale, not by the language entry, so that a note outlives its entry being rewritten.
+ */
+export const contentCorrections = pgTable(
+  'content_corrections',
+  {
+    id: idColumn(),
+    mediaId: mediaIdColumn(),
+    contentId: refColumn('content_id', () => contents.id),
+    locale: text('locale').notNull(),
+    noteHtml: text('note_html').notNull(),
+    noteText: text('note_text').notNull(),
+    insertedAt: tstz('inserted_at').notNull().defaultNow(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    // A content's live notes of a language, newest first: the Reader reads them beside the entry.
+    index('content_corrections_content_idx')
+      .on(t.contentId, t.locale, t.insertedAt.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);

@@ -93,7 +93,8 @@ export function toPublicSectionContent(c: ReaderContent) {
         url: media?.url ?? null,
       },
     },
-    published_at: c.published_at,
+    // The Public API serves published contents only (never a preview), and those have published_at.
+    published_at: c.published_at!,
     updated_at: c.updated_at,
   };
 }

@@ -183,6 +183,13 @@ function feedItem(item: FeedContent, at: { language: string; fallback: LocaleFal
     link: webUrlOf('contents', item, at.site) ?? `${at.origin}/api/media/v1/contents/${item.id}`,
     guid: item.id,
     published: new Date(item.publishedAt),
-    description: entry?.leadHtml ?? null,
+    description: describe(entry),
   };
+}
+
+/** An item's description: its lead, then its correction notes newest first, each dated (all sanitized HTML on write). */
+function describe(entry: FeedContent['locales'][number] | undefined): string | null {
+  if (!entry || entry.corrections.length === 0) return entry?.leadHtml ?? null;
+  const notes = entry.corrections.map((c) => `<aside class="correction"><p>Correction, ${c.insertedAt.slice(0, 10)}:</p>${c.noteHtml}</aside>`);
+  return [entry.leadHtml ?? '', ...notes].join('');
 }
