@@ -26,6 +26,7 @@ import { COMMUNITY_SCENARIOS, prepareCommunityBench } from './community.js';
 import { CONTENTS_SCENARIOS, prepareContentsBench } from './contents.js';
 import { MAGAZINES_SCENARIOS, prepareMagazinesBench } from './magazines.js';
 import { PUBLISHER_SCENARIOS, preparePublisherBench } from './publisher.js';
+import { runScaleBench } from './scale.js';
 import { type BenchDatabase, openBenchDatabase, sampleCategoryIds, seedCategories } from './database.js';
 import { buildFloor, captureQueries, categoriesSelect } from './floor.js';
 import { type MeasuredRow, cpuRatio, expectSameJson, median } from './rows.js';
@@ -338,7 +339,42 @@ async function measureInTurns(loader: ChildProcess, group: PlanStep[], round: nu
   );
 }
 
+/**
+ * BENCH_SCALE=1 (PostgreSQL only): the searches at archive scale and nothing else (bench/scale.ts),
+ * on a database of the bench's own, dropped at the end.
+ */
+async function scaleMain(databaseUrl: string) {
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_READER: '10000000' });
+  const bench = await openBenchDatabase(databaseUrl);
+  closers.push({ name: 'bench database', close: bench.dispose });
+  const { buildApp } = await import('../src/app.js');
+  const app = await buildApp({ config, database: bench.database, logger: createLogger(config) });
+  closers.push({ name: 'app', close: () => app.close() });
+  await app.listen({ host: HOST, port: 0 });
+  const appUrl = listenUrl(app);
+  const loader = startLoadGenerator();
+  closers.push({
+    name: 'load generator',
+    close: async () => {
+      if (loader.connected) loader.disconnect();
+      if (loader.exitCode === null) loader.kill();
+    },
+  });
+  // A Reader application token of each media (client credentials).
+  const reader = async (mediaId: string) => {
+    const client = await app.services.oauth.clients.create(systemContext(app.db, mediaId), { name: 'bench', scopes: ['media:read'], type: 'confidential' });
+    const token = await clientCredentialsToken(appUrl, { id: client.row.id, secret: client.secret! });
+    return { authorization: `Bearer ${token}`, 'x-service-media-id': mediaId };
+  };
+  console.log(`Database: ${bench.label}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  await runScaleBench({ app, bench, appUrl, loader, reader });
+}
+
 async function main() {
+  if (process.env.BENCH_SCALE) {
+    if (!process.env.DATABASE_URL) throw new Error('BENCH_SCALE needs PostgreSQL (DATABASE_URL)');
+    return scaleMain(process.env.DATABASE_URL);
+  }
   const started = Date.now();
   const rssAtStart = rssMb();
   warnIfBusy('before the run');

@@ -20,6 +20,7 @@ import {
   CONTACT_FIELDS,
   type ProfileInput,
   type ReaderProfilesQuery,
+  type ReaderProfilesSearchQuery,
   type ScheduleInput,
 } from './profiles.schemas.js';
 import { profiles } from './profiles.table.js';
@@ -383,10 +384,10 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
     listPublished: (ctx: RequestContext, kind: ProfileKind, query: ReaderProfilesQuery) =>
       repo.listPublished(ctx.db, ctx.mediaId, kind, query, { categoryIds: query['category_ids[]'], profileTypeIds: query['profile_type_ids[]'] }),
 
-    search: (ctx: RequestContext, kind: ProfileKind, query: ReaderProfilesQuery, mediaLocales: readonly string[]) => {
+    search: (ctx: RequestContext, kind: ProfileKind, query: ReaderProfilesSearchQuery, mediaLocales: readonly string[]) => {
       const filters = { categoryIds: query['category_ids[]'], profileTypeIds: query['profile_type_ids[]'] };
       if (!query.q) return repo.listPublished(ctx.db, ctx.mediaId, kind, query, filters);
-      return repo.search(ctx.db, ctx.mediaId, kind, query, query.q, searchConfigsOf(mediaLocales), filters);
+      return repo.search(ctx.db, ctx.mediaId, kind, query, query.q, searchConfigsOf(mediaLocales), filters, query.sort);
     },
 
     getPublished: (ctx: RequestContext, kind: ProfileKind, id: string) => loadTree(ctx.db, ctx.mediaId, kind, id, 'published'),

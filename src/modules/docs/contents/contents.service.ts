@@ -468,7 +468,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
         await repo.search(ctx.db, ctx.mediaId, query, query.q, searchConfigsOf(mediaLocales), {
           categoryIds: query['category_ids[]'],
           templateIds: query['template_ids[]'],
-        }),
+        }, query.sort),
       ),
 
     /** Published contents in another module's order (a magazine section's), a Reader list page. */
@@ -483,7 +483,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           categoryIds: query['category_ids[]'],
           templateIds: query['template_ids[]'],
           within,
-        }),
+        }, query.sort),
       ),
 
     /** SQL of a derived table `(content_id, rank)` of live contents matching the placeholder `q` in the media's languages. */
