@@ -26,7 +26,7 @@ const SEQUENTIAL_REQUESTS = 40;
 const TITLE_WORD = 'economy';
 const BODY_WORD = 'report';
 const RARE_WORD = 'zeppelin';
-const MISSPELT = 'ecomony';
+const MISSPELT = 'econmy';
 
 const EN = ['city', 'council', 'vote', 'river', 'school', 'market', 'festival', 'storm', 'team', 'season', 'museum', 'bridge', 'train',
   'harbour', 'budget', 'mayor', 'health', 'winter', 'summer', 'garden', 'theatre', 'energy', 'street', 'police', 'court',
@@ -108,7 +108,11 @@ async function sqlTime(bench: BenchDatabase, statement: CapturedQuery): Promise<
       const out = (res.rows[0] as { 'QUERY PLAN': Array<{ 'Planning Time': number; 'Execution Time': number; JIT?: unknown }> })['QUERY PLAN'][0]!;
       times.push(out['Planning Time'] + out['Execution Time']);
       jit ||= out.JIT !== undefined;
-      spilled ||= /external merge|Disk/.test(JSON.stringify(out));
+      spilled ||= /external merge|"Sort Space Type":"Disk"/.test(JSON.stringify(out));
+    }
+    if (process.env.BENCH_SCALE_PLANS) {
+      const res = await client.query(`explain (analyze, buffers) ${statement.text}`, statement.values);
+      console.log(res.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
     }
     return { ms: median(times), jit, spilled };
   } finally {
