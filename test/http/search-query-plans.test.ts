@@ -57,7 +57,7 @@ describe('search plans: top-k candidates, the recency walk, no JIT and no spill'
     const token = (await clientToken(ctx.app, await registerClient(ctx.app, media.keys.admin, ['media:read']))).access_token;
     reader = readerClient(ctx.app, media.mediaId, token);
     captureAppStatements(db, /"contents"/, captured);
-  });
+  }, 300_000);
   afterAll(() => ctx?.close());
 
   /** The plan of the page statement a search sends, checked for JIT and spills. */

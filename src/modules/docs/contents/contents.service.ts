@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../../db/client.js';
 import { type BlockKind, type BlockReferences, blockReferences, storeBlock } from '../../../shared/blocks.js';
 import type { ErrorDetail } from '../../../shared/errors.js';
@@ -488,6 +489,9 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
 
     /** SQL of a derived table `(content_id, rank)` of live contents matching the placeholder `q` in the media's languages. */
     searchHits: (mediaLocales: readonly string[]) => repo.searchHits(searchConfigsOf(mediaLocales)),
+
+    /** SQL: whether the content `contentId` has a live entry matching the placeholder `q` in the media's languages (the media: placeholder `owner`). */
+    searchMatchedBy: (mediaLocales: readonly string[], contentId: SQL) => repo.matchedBy(searchConfigsOf(mediaLocales), contentId),
 
     /** The media's published contents among `ids`, by id. */
     async publishedAmong(ctx: RequestContext, ids: string[]) {
