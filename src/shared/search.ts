@@ -189,7 +189,7 @@ export const searchSort = z
   .default('relevance')
   .describe(
     `relevance (default): the best matches first among the ${SEARCH_CANDIDATES.toLocaleString('en')} most recently added language entries whose words match ` +
-      `and the ${SEARCH_CANDIDATES.toLocaleString('en')} most recently added whose title is similar to the text (a typo); ` +
+      `and, when fewer match, the ${SEARCH_CANDIDATES.toLocaleString('en')} most recently added whose title is similar to the text (a typo); ` +
       'newest: every match, in the listing\'s own newest-first order',
   );
 
@@ -211,7 +211,8 @@ export interface EntrySearch {
  * the same whatever the number of matches. Two arms, each served by its own indexes: the
  * `SEARCH_CANDIDATES` most recently added entries of the media whose document matches (ranked by
  * their words, a title word five times a body word), and as many whose title is similar to the
- * query (a typo, ranked by half the title's word similarity). Each arm is the media's newest
+ * query (a typo, ranked by half the title's word similarity), this one only when the first found
+ * fewer than its candidates (a common word needs no typo). Each arm is the media's newest
  * entries walked until it has its candidates (`_recent_idx`, when matches are common) or its
  * matches found through the GIN indexes and the newest kept (when they are rare): PostgreSQL
  * chooses by how common the words are, so the statement must be planned with its values
@@ -227,9 +228,14 @@ export function rankedCandidates(def: EntrySearch): SQL {
       limit ${sql.raw(String(SEARCH_CANDIDATES))}) as candidates`;
   // The ranks read the candidates' own columns (the derived table's), not the entries table's.
   const candidate = { ...columns, document: sql`candidates.document`, config: sql`candidates.config`, title: sql`candidates.title` };
-  return sql`(select hit_id, max(rank)::real as rank
-    from (${arm(documentRank(candidate, q, configs), documentMatch(columns, q, configs))}
-      union all ${arm(titleRank(candidate, q), titleMatch(columns, q))}) as arms
+  // The typo arm runs only when the words' arm found fewer than its candidates: its word similarity
+  // is computed entry by entry, and a common word (whose words' arm is full) would have it computed
+  // for thousands of titles that the words' arm ranks anyway.
+  return sql`(with words as (${arm(documentRank(candidate, q, configs), documentMatch(columns, q, configs))})
+    select hit_id, max(rank)::real as rank
+    from (select hit_id, rank from words
+      union all select hit_id, rank from (${arm(titleRank(candidate, q), titleMatch(columns, q))}) as typos
+        where (select count(*) from words) < ${sql.raw(String(SEARCH_CANDIDATES))}) as arms
     group by hit_id)`;
 }
 
