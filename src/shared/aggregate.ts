@@ -214,6 +214,8 @@ export interface PageFilter {
   name: string;
   where: SQL;
   params?: Record<string, unknown>;
+  /** Plan each execution with its values (a search's filter: `Listing.prepared.customPlans`). */
+  customPlans?: boolean;
 }
 
 export type RestoreOutcome = 'restored' | 'not_deleted' | 'not_found';
@@ -478,6 +480,7 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
             name: `${rootName}_page_${listing}`,
             params: at ? Object.assign(params, at) : params,
             rowsAsSelected: true,
+            ...(filter?.customPlans && { customPlans: true }),
           },
         },
         query,

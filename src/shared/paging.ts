@@ -114,6 +114,12 @@ export interface Listing<Row> {
      * aggregate's `columns`): the driver's rows are used as they come.
      */
     rowsAsSelected?: boolean;
+    /**
+     * PostgreSQL plans each execution with its values (the statement is sent unnamed; its SQL is
+     * still built once): for a statement whose best plan depends on them, a search's on how
+     * common its words are, where a generic plan would serve a rare word and a common one alike.
+     */
+    customPlans?: boolean;
   };
 }
 
@@ -229,7 +235,7 @@ export class Paginator {
         .where(and(whereOf(listing), plan.where))
         .orderBy(...plan.orderBy)
         .limit(sql.placeholder('page_limit'))
-        .prepare(`${prepared.name}_${at.shape}`);
+        .prepare(prepared.customPlans ? '' : `${prepared.name}_${at.shape}`);
       this.statements.set(prepared.executor, key, statement);
     }
     const values = Object.assign({}, prepared.params, at.params);

@@ -38,20 +38,29 @@ export const searchableEntryColumns = () => ({
 export function searchableEntryIndexes(
   table: string,
   t: {
+    id: ExtraConfigColumn;
     parent: ExtraConfigColumn;
     locale: ExtraConfigColumn;
     mediaId: ExtraConfigColumn;
     search: ExtraConfigColumn;
     title: ExtraConfigColumn;
+    insertedAt: ExtraConfigColumn;
     deletedAt: ExtraConfigColumn;
   },
 ) {
   const live = sql`${t.deletedAt} is null`;
+  const title = t.title.name.replace(/_text$/, '');
   return [
     uniqueIndex(`${table}_live_uq`).on(t.parent, t.locale).where(live),
     index(`${table}_${t.parent.name.replace(/_id$/, '')}_idx`).on(t.parent),
     index(`${table}_search_idx`).using('gin', t.mediaId, t.search).where(live),
-    index(`${table}_${t.title.name.replace(/_text$/, '')}_trgm_idx`).using('gin', t.title.op('gin_trgm_ops')).where(live),
+    index(`${table}_${title}_trgm_idx`).using('gin', t.title.op('gin_trgm_ops')).where(live),
+    // A small media's typo arm reads its own titles only, whoever else shares the table (the
+    // title-only index above serves a media that holds most entries, where this one costs more).
+    index(`${table}_media_${title}_trgm_idx`).using('gin', t.mediaId, t.title.op('gin_trgm_ops')).where(live),
+    // A relevance search's candidates: the media's newest matching entries, walked in this order
+    // when its words are common (and found through the GIN indexes, then sorted, when they are not).
+    index(`${table}_recent_idx`).on(t.mediaId, t.insertedAt.desc(), t.id.desc()).where(live),
   ];
 }
 
@@ -102,12 +111,15 @@ export function searchDocument(config: SQL, texts: { a: SQL | PgColumn; b?: SQL 
 export interface SearchColumns {
   /** The entry's media, leading the documents' index. */
   mediaId: PgColumn;
+  /** The entry's id and insertion time: the order of a relevance search's candidates (`_recent_idx`). */
+  id: PgColumn;
+  insertedAt: PgColumn;
   /** The stored document (tsvector, GIN-indexed). */
-  document: PgColumn;
+  document: PgColumn | SQL;
   /** The configuration it was built with. */
-  config: PgColumn;
+  config: PgColumn | SQL;
   /** The title, trigram-indexed (gin_trgm_ops). */
-  title: PgColumn;
+  title: PgColumn | SQL;
 }
 
 /**
@@ -165,37 +177,92 @@ export const SEARCH_SESSION_SETTINGS: Record<string, string> = {
   'pg_trgm.word_similarity_threshold': String(WORD_SIMILARITY_THRESHOLD),
 };
 
-/**
- * The source of a ranked search page over records whose language entries hold the documents:
- * the hits (each record's best entry, `hits.hit_id` and `hits.rank`) in rank order, and each
- * hit's record read by primary key through a lateral subquery named like the root table (so
- * that an aggregate's columns read it), fenced (limit 1) so that the planner cannot turn the
- * lookups into a scan of every record of the owner. `q` and `mediaId` are placeholders, never
- * SQL; each arm keeps only the entries of `mediaId` (the full-text one finds them by its index).
- */
-export function rankedHits(def: {
+/** How many candidates each arm of a relevance search ranks at most (CONVENTIONS, "Search"). */
+export const SEARCH_CANDIDATES = 1_000;
+
+/** A search's order: `relevance` (the default) or `newest`. */
+export type SearchSort = 'relevance' | 'newest';
+
+/** `sort`: how a search orders its results; every search takes it. */
+export const searchSort = z
+  .enum(['relevance', 'newest'])
+  .default('relevance')
+  .describe(
+    `relevance (default): the best matches first among the ${SEARCH_CANDIDATES.toLocaleString('en')} most recently added language entries whose words match ` +
+      `and, when fewer match, the ${SEARCH_CANDIDATES.toLocaleString('en')} most recently added whose title is similar to the text (a typo); ` +
+      'newest: every match, in the listing\'s own newest-first order',
+  );
+
+/** A search over the language entries of one kind of record: the entries, their record, and the query's placeholders. */
+export interface EntrySearch {
   /** The entries table, its parent column (the record's id) and its deleted_at. */
   entries: PgTable;
   parent: PgColumn;
   deletedAt: PgColumn;
   columns: SearchColumns;
+  q: SQL | Placeholder;
+  mediaId: SQL | Placeholder;
+  configs: readonly string[];
+}
+
+/**
+ * The ranked candidates of a relevance search, SQL of a derived table `(hit_id, rank)` (in no
+ * order): each record's best entry among a bounded candidate set, so that a search costs about
+ * the same whatever the number of matches. Two arms, each served by its own indexes: the
+ * `SEARCH_CANDIDATES` most recently added entries of the media whose document matches (ranked by
+ * their words, a title word five times a body word), and as many whose title is similar to the
+ * query (a typo, ranked by half the title's word similarity), this one only when the first found
+ * fewer than its candidates (a common word needs no typo). Each arm is the media's newest
+ * entries walked until it has its candidates (`_recent_idx`, when matches are common) or its
+ * matches found through the GIN indexes and the newest kept (when they are rare): PostgreSQL
+ * chooses by how common the words are, so the statement must be planned with its values
+ * (`customPlans`). An entry in both arms keeps the better rank.
+ */
+export function rankedCandidates(def: EntrySearch): SQL {
+  const { columns, q, configs } = def;
+  const arm = (rank: SQL, match: SQL) => sql`select hit_id, ${rank} as rank from (
+      select ${def.parent} as hit_id, ${columns.document} as document, ${columns.config} as config, ${columns.title} as title
+      from ${def.entries}
+      where ${def.deletedAt} is null and ${columns.mediaId} = ${def.mediaId} and (${match})
+      order by ${columns.insertedAt} desc nulls last, ${columns.id} desc nulls last
+      limit ${sql.raw(String(SEARCH_CANDIDATES))}) as candidates`;
+  // The ranks read the candidates' own columns (the derived table's), not the entries table's.
+  const candidate = { ...columns, document: sql`candidates.document`, config: sql`candidates.config`, title: sql`candidates.title` };
+  // The typo arm runs only when the words' arm found fewer than its candidates: its word similarity
+  // is computed entry by entry, and a common word (whose words' arm is full) would have it computed
+  // for thousands of titles that the words' arm ranks anyway.
+  return sql`(with words as (${arm(documentRank(candidate, q, configs), documentMatch(columns, q, configs))})
+    select hit_id, max(rank)::real as rank
+    from (select hit_id, rank from words
+      union all select hit_id, rank from (${arm(titleRank(candidate, q), titleMatch(columns, q))}) as typos
+        where (select count(*) from words) < ${sql.raw(String(SEARCH_CANDIDATES))}) as arms
+    group by hit_id)`;
+}
+
+/**
+ * Whether a record has a live entry of `mediaId` that matches `q` (its document or, a typo, its
+ * title): the filter of a `newest` search, which walks the listing's own newest-first index and
+ * stops once the page is full (when matches are rare, PostgreSQL finds them through the search
+ * indexes and sorts them instead). `recordId` is the record's id column.
+ */
+export function matchedBy(def: EntrySearch, recordId: PgColumn | SQL): SQL {
+  return sql`exists (select 1 from ${def.entries} where ${def.parent} = ${recordId} and ${def.deletedAt} is null
+    and ${searchMatch(def.columns, def.q, def.configs, def.mediaId)})`;
+}
+
+/**
+ * The source of a ranked search page over records whose language entries hold the documents:
+ * the hits (`rankedCandidates`: `hits.hit_id` and `hits.rank`) in rank order, and each hit's
+ * record read by primary key through a lateral subquery named like the root table (so that an
+ * aggregate's columns read it), fenced (limit 1) so that the planner cannot turn the lookups
+ * into a scan of every record of the owner. `q` and `mediaId` are placeholders, never SQL.
+ */
+export function rankedHits(def: EntrySearch & {
   /** The root table and its id column. */
   root: PgTable;
   rootId: PgColumn;
-  q: Placeholder;
-  mediaId: Placeholder;
-  configs: readonly string[];
 }): { source: SQL; rank: SQL<number>; id: SQL<string> } {
-  // The two halves of the match as two arms, each served by its own index (the documents' GIN, the
-  // titles' trigram GIN): one OR over both lets the planner scan every entry computing similarity.
-  // Each arm computes its own rank only: a document that matches ranks by its words (as searchRank), a
-  // title found by similarity alone by half of it; an entry in both keeps the better.
-  const arm = (rank: SQL, match: SQL) => sql`select ${def.parent} as hit_id, ${rank} as rank
-    from ${def.entries} where ${def.deletedAt} is null and ${def.columns.mediaId} = ${def.mediaId} and (${match})`;
-  const hits = sql`(select hit_id, max(rank)::real as rank
-    from (${arm(documentRank(def.columns, def.q, def.configs), documentMatch(def.columns, def.q, def.configs))}
-      union all ${arm(titleRank(def.columns, def.q), titleMatch(def.columns, def.q))}) as arms
-    group by hit_id
+  const hits = sql`(select hit_id, rank from ${rankedCandidates(def)} as ranked
     order by 2 desc nulls last, 1 desc nulls last) as hits`;
   const source = sql`${hits} cross join lateral (select * from ${def.root} where ${def.rootId} = hits.hit_id limit 1) as ${sql.identifier(getTableName(def.root))}`;
   return { source, rank: sql<number>`hits.rank`, id: sql<string>`hits.hit_id` };

@@ -15,6 +15,8 @@ export interface PlanNode {
   'Actual Rows'?: number;
   'Group Key'?: string[];
   'Actual Loops'?: number;
+  'Sort Method'?: string;
+  'Sort Space Type'?: string;
   Plans?: PlanNode[];
 }
 
@@ -55,4 +57,48 @@ export function captureStatements(pool: pg.Pool, pattern: RegExp, into: Captured
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof pool.query;
   return { captured: into, stop: () => void (pool.query = original) };
+}
+
+/** A plan's top-level output: its root node, and whether it compiled with JIT (PostgreSQL reports a `JIT` entry then). */
+interface ExplainOutput {
+  Plan: PlanNode;
+  JIT?: unknown;
+}
+
+/** The PGlite instance behind a database (Drizzle keeps its driver as `$client`). */
+const pgliteOf = (database: Database) =>
+  (database.db as unknown as { $client: { query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }> } }).$client;
+
+/**
+ * A statement's analysed plan on either database (PostgreSQL: a pool connection of its own, with
+ * the pool's session settings; PGlite: its one session): its nodes, whether it used JIT and
+ * whether a sort spilled to disk.
+ */
+export async function explainPlan(database: Database, text: string, values: unknown[]): Promise<{ nodes: PlanNode[]; jit: boolean; spilled: boolean }> {
+  const sql = `explain (analyze, format json) ${text}`;
+  let raw: unknown;
+  if (database.pool) {
+    raw = (await database.pool.query(sql, values)).rows[0]!['QUERY PLAN'];
+  } else {
+    raw = (await pgliteOf(database).query(sql, values)).rows[0]!['QUERY PLAN'];
+  }
+  const [output] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ExplainOutput[];
+  const all = nodes(output!.Plan);
+  const spilled = all.some((n) => n['Sort Space Type'] === 'Disk' || /external/.test(n['Sort Method'] ?? ''));
+  return { nodes: all, jit: output!.JIT !== undefined, spilled };
+}
+
+/**
+ * Records in `into` the statements the app sends (on either database) whose text matches
+ * `pattern`, with their values, until `stop()`.
+ */
+export function captureAppStatements(database: Database, pattern: RegExp, into: CapturedStatement[] = []): { captured: CapturedStatement[]; stop: () => void } {
+  if (database.pool) return captureStatements(database.pool, pattern, into);
+  const client = pgliteOf(database);
+  const original = client.query;
+  client.query = function (this: unknown, text: string, values?: unknown[], ...rest: unknown[]) {
+    if (typeof text === 'string' && pattern.test(text) && !/^explain/i.test(text)) into.push({ text, values: values ?? [] });
+    return (original as (...a: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }>).call(this, text, values, ...rest);
+  } as typeof client.query;
+  return { captured: into, stop: () => void (client.query = original) };
 }

@@ -5,7 +5,7 @@ import { uniqueOr } from '../../../shared/errors.js';
 import { type FilterPart, namedFilter } from '../../../shared/filters.js';
 import { type Keyset, type Paginator, keyset, mostRelevantFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
-import { rankedHits, searchDocument } from '../../../shared/search.js';
+import { type EntrySearch, type SearchSort, matchedBy, rankedHits, searchDocument } from '../../../shared/search.js';
 import { communityErrors } from '../community.errors.js';
 import { type ProfileKind, SINGULAR } from './profiles.kinds.js';
 import { publishedProfile } from './profiles.lookup.js';
@@ -47,27 +47,35 @@ export function createProfilesRepository(pager: Paginator) {
     return namedFilter(parts);
   };
 
-  const searchColumns = { mediaId: profileLocales.mediaId, document: profileLocales.search, config: profileLocales.searchConfig, title: profileLocales.nameText };
+  const searchColumns = {
+    mediaId: profileLocales.mediaId,
+    id: profileLocales.id,
+    insertedAt: profileLocales.insertedAt,
+    document: profileLocales.search,
+    config: profileLocales.searchConfig,
+    title: profileLocales.nameText,
+  };
+
+  /** A search of the profiles' language entries in `configs`, over the placeholders `q` and `owner`. */
+  const entrySearch = (configs: readonly string[]): EntrySearch => ({
+    entries: profileLocales,
+    parent: profileLocales.profileId,
+    deletedAt: profileLocales.deletedAt,
+    columns: searchColumns,
+    q: sql.placeholder('q'),
+    mediaId: sql.placeholder('owner'),
+    configs,
+  });
 
   // A search's SQL depends on the media's search configurations only (`q` and the media are
   // placeholders): built once per set of configurations, not per request.
-  const searches = new Map<string, { hits: ReturnType<typeof rankedHits>; order: Keyset<Summary & { rank: number }> }>();
+  const searches = new Map<string, { hits: ReturnType<typeof rankedHits>; order: Keyset<Summary & { rank: number }>; matched: SQL }>();
   const searchOf = (configs: string[]) => {
     const key = configs.join('_');
     let found = searches.get(key);
     if (!found) {
-      const hits = rankedHits({
-        entries: profileLocales,
-        parent: profileLocales.profileId,
-        deletedAt: profileLocales.deletedAt,
-        columns: searchColumns,
-        root: profiles,
-        rootId: profiles.id,
-        q: sql.placeholder('q'),
-        mediaId: sql.placeholder('owner'),
-        configs,
-      });
-      found = { hits, order: mostRelevantFirst<Summary & { rank: number }>(hits.rank, hits.id) };
+      const hits = rankedHits({ ...entrySearch(configs), root: profiles, rootId: profiles.id });
+      found = { hits, order: mostRelevantFirst<Summary & { rank: number }>(hits.rank, hits.id), matched: matchedBy(entrySearch(configs), sql`${profiles.id}`) };
       searches.set(key, found);
     }
     return found;
@@ -98,10 +106,17 @@ export function createProfilesRepository(pager: Paginator) {
       q: string,
       configs: string[],
       filters: { categoryIds?: string[] | undefined; profileTypeIds?: string[] | undefined },
+      sort: SearchSort = 'relevance',
     ) {
       const extra = readerFilter(filters);
-      const { hits, order } = searchOf(configs);
+      const { hits, order, matched } = searchOf(configs);
       const name = extra?.name ?? 'all';
+      if (sort === 'newest') {
+        // The Reader list's own order and index, the match a filter of it.
+        const where = extra ? sql`${matched} and ${extra.where}` : matched;
+        const filter = kindFilter(kind, { name: `search_${configs.join('_')}_${name}`, where, params: { ...(extra?.params ?? {}), q } });
+        return summary.page(pager, db, mediaId, query, { view: 'published', filter: { ...filter, customPlans: true } });
+      }
       return pager.page(
         {
           select: () => db.select({ ...summary.columns, rank: sql<number>`${hits.rank}`.as('rank') }).from(hits.source),
@@ -119,6 +134,7 @@ export function createProfilesRepository(pager: Paginator) {
             name: `profiles_search_${kind}_${configs.join('_')}_${name}`,
             params: { owner: mediaId, q, ...(extra?.params ?? {}) },
             rowsAsSelected: true,
+            customPlans: true,
           },
         },
         query,

@@ -3,7 +3,7 @@ import { blockInput, blockSchema } from '../../../shared/blocks.js';
 import { richHtml } from '../../../shared/html.js';
 import { localeQuery, localesMeta } from '../../../shared/http/reader.js';
 import { isoTimestamp, locale, pagingQuery, recordKey, timestampInput, uuid } from '../../../shared/schemas.js';
-import { searchText } from '../../../shared/search.js';
+import { searchSort, searchText } from '../../../shared/search.js';
 
 /** The contact and address fields, each governed by the profile type's `has_<field>` flag. */
 export const CONTACT_FIELDS = ['email', 'phone', 'facebook', 'linkedin', 'instagram', 'twitter', 'bluesky', 'website'] as const;
@@ -300,9 +300,13 @@ export const readerProfilesQuery = pagingQuery
   .extend({ 'category_ids[]': idList('categories'), 'profile_type_ids[]': idList('profile types') })
   .meta({ id: 'ReaderProfilesQuery' });
 export const readerProfilesSearchQuery = readerProfilesQuery
-  .extend({ q: searchText.optional().describe('Search text, 1 to 200 characters; without it, the filters alone, newest first') })
+  .extend({
+    q: searchText.optional().describe('Search text, 1 to 200 characters; without it, the filters alone, newest first'),
+    sort: searchSort,
+  })
   .meta({ id: 'ReaderProfilesSearchQuery' });
-export type ReaderProfilesQuery = z.output<typeof readerProfilesSearchQuery>;
+export type ReaderProfilesQuery = z.output<typeof readerProfilesQuery>;
+export type ReaderProfilesSearchQuery = z.output<typeof readerProfilesSearchQuery>;
 
 export const datesQuery = z
   .object({ from: timestampInput, to: timestampInput, locale: locale.optional() })

@@ -20,6 +20,7 @@ import {
   CONTACT_FIELDS,
   type ProfileInput,
   type ReaderProfilesQuery,
+  type ReaderProfilesSearchQuery,
   type ScheduleInput,
 } from './profiles.schemas.js';
 import type { ProfileDeclaration } from './profiles.record.js';
@@ -372,10 +373,10 @@ export function createProfilesService(deps: {
     listPublished: (ctx: RequestContext, kind: ProfileKind, query: ReaderProfilesQuery) =>
       repo.listPublished(ctx.db, ctx.mediaId, kind, query, { categoryIds: query['category_ids[]'], profileTypeIds: query['profile_type_ids[]'] }),
 
-    search: (ctx: RequestContext, kind: ProfileKind, query: ReaderProfilesQuery, mediaLocales: readonly string[]) => {
+    search: (ctx: RequestContext, kind: ProfileKind, query: ReaderProfilesSearchQuery, mediaLocales: readonly string[]) => {
       const filters = { categoryIds: query['category_ids[]'], profileTypeIds: query['profile_type_ids[]'] };
       if (!query.q) return repo.listPublished(ctx.db, ctx.mediaId, kind, query, filters);
-      return repo.search(ctx.db, ctx.mediaId, kind, query, query.q, searchConfigsOf(mediaLocales), filters);
+      return repo.search(ctx.db, ctx.mediaId, kind, query, query.q, searchConfigsOf(mediaLocales), filters, query.sort);
     },
 
     /**

@@ -163,7 +163,7 @@ export const profileLocales = pgTable(
     nameText: text('name_text').notNull().default(''),
     ...searchableEntryColumns(),
   },
-  (t) => searchableEntryIndexes('profile_locales', { parent: t.profileId, locale: t.locale, mediaId: t.mediaId, search: t.search, title: t.nameText, deletedAt: t.deletedAt }),
+  (t) => searchableEntryIndexes('profile_locales', { id: t.id, insertedAt: t.insertedAt, parent: t.profileId, locale: t.locale, mediaId: t.mediaId, search: t.search, title: t.nameText, deletedAt: t.deletedAt }),
 );
 
 /** A profile's metadata: ordered key/value entries, one per key. */

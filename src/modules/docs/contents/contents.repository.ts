@@ -7,7 +7,7 @@ import { BLOCK_PART_COLUMNS, type BlockRow, blockComputed } from '../../../share
 import { uniqueOr } from '../../../shared/errors.js';
 import { type Keyset, type Listing, type Paginator, keyset, mostRelevantFirst, newestFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
-import { searchDocument, searchMatch, searchRank } from '../../../shared/search.js';
+import { type EntrySearch, type SearchSort, matchedBy, rankedCandidates, rankedHits, searchDocument } from '../../../shared/search.js';
 import { isPublishedStatus, resolveAssetImages } from '../../core/index.js';
 import { docsErrors } from '../docs.errors.js';
 import type { ContentSort } from './contents.schemas.js';
@@ -205,7 +205,7 @@ export interface ContentListing {
 }
 
 /** A search's order: the rank, most relevant first, then the content id. */
-const rankedOrder = mostRelevantFirst<ContentRecord & { rank: number }>(sql`hits.rank`, sql`hits.content_id`);
+const rankedOrder = mostRelevantFirst<ContentRecord & { rank: number }>(sql`hits.rank`, sql`hits.hit_id`);
 
 /** A listing's filter: the media's published contents, now or at the placeholder `as_of`. */
 const listedWhere = (asOf: boolean) => () =>
@@ -276,7 +276,25 @@ const blockColumns = {
   images: resolveAssetImages(sql`${contentBlocks.assetImageIds}`, sql`${contentBlocks.locale}`),
 };
 
-const search = { mediaId: contentLocales.mediaId, document: contentLocales.search, config: contentLocales.searchConfig, title: contentLocales.titleText };
+const searchColumns = {
+  mediaId: contentLocales.mediaId,
+  id: contentLocales.id,
+  insertedAt: contentLocales.insertedAt,
+  document: contentLocales.search,
+  config: contentLocales.searchConfig,
+  title: contentLocales.titleText,
+};
+
+/** A search of the contents' language entries in `configs`, over the placeholders `q` and `owner`. */
+const entrySearch = (configs: readonly string[]): EntrySearch => ({
+  entries: contentLocales,
+  parent: contentLocales.contentId,
+  deletedAt: contentLocales.deletedAt,
+  columns: searchColumns,
+  q: sql.placeholder('q'),
+  mediaId: sql.placeholder('owner'),
+  configs,
+});
 
 const listedWhereNow = listedWhere(false);
 const listedWhereAsOf = listedWhere(true);
@@ -343,37 +361,51 @@ export function createContentsRepository(pager: Paginator) {
     },
 
     /**
-     * The live contents whose live entries match `q` (any status): SQL of a derived table `(content_id, rank)`,
-     * over the placeholders `q` and `owner` (the media), built when a statement is prepared with it.
+     * The live contents whose live entries match `q` (any status), ranked among the search's
+     * candidates (`rankedCandidates`): SQL of a derived table `(content_id, rank)`, over the
+     * placeholders `q` and `owner` (the media), built when a statement is prepared with it.
      */
     searchHits: (configs: string[]) => (): SQL =>
-      sql`(select ${contentLocales.contentId} as content_id, max(${searchRank(search, sql.placeholder('q'), configs)})::real as rank
-        from ${contentLocales}
-        where ${contentLocales.deletedAt} is null and ${searchMatch(search, sql.placeholder('q'), configs, sql.placeholder('owner'))}
-        group by ${contentLocales.contentId})`,
+      sql`(select hit_id as content_id, rank from ${rankedCandidates(entrySearch(configs))} as ranked)`,
+
+    /** Whether a content has a live entry matching `q` (placeholders `q`, `owner`): a `newest` search's filter. */
+    matchedBy: (configs: string[], contentId: SQL) => matchedBy(entrySearch(configs), contentId),
 
     /** The media's published contents among `ids` (in no order): one statement. */
     publishedAmong: (db: Executor, mediaId: string, ids: string[], view: PublishedView = 'published') => contentRecord.findMany(db, ids, mediaId, view),
 
     /**
-     * A page of published contents matching `q`, most relevant first: each content's best
-     * language entry, ranked; the hits come from the search indexes, not from a walk of contents.
+     * A page of published contents matching `q`: by `relevance`, the best ranked among the
+     * search's candidates (`rankedCandidates`), each read by primary key; by `newest`, the
+     * Reader's own order walked with the match as a filter.
      */
-    search(db: Executor, mediaId: string, query: PagingQuery, q: string, configs: string[], filters: ReaderFilters, view: PublishedView = 'published') {
+    search(
+      db: Executor,
+      mediaId: string,
+      query: PagingQuery,
+      q: string,
+      configs: string[],
+      filters: ReaderFilters,
+      sort: SearchSort = 'relevance',
+      view: PublishedView = 'published',
+    ) {
       const filter = readerFilter(filters);
+      if (sort === 'newest') {
+        return contentRecord.page(pager, db, mediaId, query, {
+          view,
+          order: READER_ORDER,
+          orderName: 'reader',
+          filter: {
+            name: `search_${configs.join('_')}_${filter.name}`,
+            where: and(matchedBy(entrySearch(configs), sql`${contents.id}`), filter.where)!,
+            params: { ...filter.params, q },
+            customPlans: true,
+          },
+        });
+      }
       const at = instantOf(view);
-      const qp = sql.placeholder('q');
-      // The hits in rank order, so that the page reads contents only until it has its rows. Built
-      // only to prepare the statement (once per connection), like the rest of its SQL.
-      const hits = () => sql`(select ${contentLocales.contentId} as content_id, max(${searchRank(search, qp, configs)})::real as rank
-        from ${contentLocales}
-        where ${contentLocales.deletedAt} is null and ${searchMatch(search, qp, configs, sql.placeholder('owner'))}
-        group by ${contentLocales.contentId}
-        order by 2 desc nulls last, 1 desc nulls last) as hits`;
-      // Each hit reads its content by primary key: a lateral subquery named like the table, so
-      // that the aggregate's columns read it, fenced (limit 1) so that the planner cannot turn
-      // the lookups into a scan of every content of the media.
-      const source = () => sql`${hits()} cross join lateral (select * from ${contents} where ${contents.id} = hits.content_id limit 1) as ${sql.identifier('contents')}`;
+      // Built only to prepare the statement (once per connection), like the rest of its SQL.
+      const source = () => rankedHits({ ...entrySearch(configs), root: contents, rootId: contents.id }).source;
       return pager.page(
         {
           select: () => db.select({ ...contentRecord.columns, rank: sql<number>`hits.rank`.as('rank') }).from(source()),
@@ -391,6 +423,7 @@ export function createContentsRepository(pager: Paginator) {
             name: `contents_search_${configs.join('_')}_${filter.name}${at.suffix}`,
             params: { owner: mediaId, q, ...filter.params, ...at.params },
             rowsAsSelected: true,
+            customPlans: true,
           },
         },
         query,

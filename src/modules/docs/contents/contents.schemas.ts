@@ -3,7 +3,7 @@ import { blockInput, blockSchema, imageRef, servedImageSchema, slideshowSchema, 
 import { richHtml } from '../../../shared/html.js';
 import { localeQuery, localesMeta } from '../../../shared/http/reader.js';
 import { isoTimestamp, locale, pagingQuery, timestampInput, uuid } from '../../../shared/schemas.js';
-import { searchText } from '../../../shared/search.js';
+import { searchSort, searchText } from '../../../shared/search.js';
 import { timeZone } from '../../../shared/timezone.js';
 import { metadataKey } from '../templates/templates.schemas.js';
 
@@ -293,7 +293,7 @@ export const readerContentsQuery = pagingQuery
   .extend({ 'category_ids[]': idList('categories'), 'template_ids[]': idList('templates') })
   .meta({ id: 'ReaderContentsQuery' });
 
-export const readerSearchQuery = readerContentsQuery.extend({ q: searchText }).meta({ id: 'ReaderContentsSearchQuery' });
+export const readerSearchQuery = readerContentsQuery.extend({ q: searchText, sort: searchSort }).meta({ id: 'ReaderContentsSearchQuery' });
 
 export type ReaderContentsQuery = z.output<typeof readerContentsQuery>;
 export type ReaderSearchQuery = z.output<typeof readerSearchQuery>;

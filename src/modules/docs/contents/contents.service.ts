@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../../db/client.js';
 import { type BlockKind, type BlockReferences, blockReferences, storeBlock } from '../../../shared/blocks.js';
 import type { ErrorDetail } from '../../../shared/errors.js';
@@ -511,6 +512,7 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           query.q,
           searchConfigsOf(mediaLocales),
           { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'] },
+          query.sort,
           viewOf(ctx),
         ),
       ),
@@ -530,12 +532,16 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           query.q,
           searchConfigsOf(mediaLocales),
           { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'], within },
+          query.sort,
           viewOf(ctx),
         ),
       ),
 
     /** SQL of a derived table `(content_id, rank)` of live contents matching the placeholder `q` in the media's languages. */
     searchHits: (mediaLocales: readonly string[]) => repo.searchHits(searchConfigsOf(mediaLocales)),
+
+    /** SQL: whether the content `contentId` has a live entry matching the placeholder `q` in the media's languages (the media: placeholder `owner`). */
+    searchMatchedBy: (mediaLocales: readonly string[], contentId: SQL) => repo.matchedBy(searchConfigsOf(mediaLocales), contentId),
 
     /** The media's published contents among `ids`, by id. */
     async publishedAmong(ctx: RequestContext, ids: string[]) {

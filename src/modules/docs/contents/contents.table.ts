@@ -74,7 +74,7 @@ export const contentLocales = pgTable(
     visualVideo: jsonb('visual_video'),
     ...searchableEntryColumns(),
   },
-  (t) => searchableEntryIndexes('content_locales', { parent: t.contentId, locale: t.locale, mediaId: t.mediaId, search: t.search, title: t.titleText, deletedAt: t.deletedAt }),
+  (t) => searchableEntryIndexes('content_locales', { id: t.id, insertedAt: t.insertedAt, parent: t.contentId, locale: t.locale, mediaId: t.mediaId, search: t.search, title: t.titleText, deletedAt: t.deletedAt }),
 );
 
 /** A content's categories, in the order sent. */

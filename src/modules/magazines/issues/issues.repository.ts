@@ -5,6 +5,7 @@ import type { ResolvedImage } from '../../../shared/blocks.js';
 import { uniqueOr } from '../../../shared/errors.js';
 import { type Keyset, type Paginator, keyset, mostRelevantFirst } from '../../../shared/paging.js';
 import type { PagingQuery } from '../../../shared/schemas.js';
+import type { SearchSort } from '../../../shared/search.js';
 import { resolveAssetImages } from '../../core/index.js';
 import { magazinesErrors } from '../magazines.errors.js';
 import { blockSlots, issueLocales, issues, sectionBlocks, sectionContents, sectionLocales, sections } from './issues.table.js';
@@ -228,7 +229,27 @@ export function createIssuesRepository(pager: Paginator) {
      * The issue's section contents whose content matches `q` (`hits`: docs' search, a derived
      * table `(content_id, rank)`), most relevant first.
      */
-    searchIssueContents(db: Executor, mediaId: string, issueId: string, query: PagingQuery, q: string, hits: () => SQL, configsKey: string) {
+    searchIssueContents(
+      db: Executor,
+      mediaId: string,
+      issueId: string,
+      query: PagingQuery,
+      q: string,
+      search: { hits: () => SQL; matchedBy: (contentId: SQL) => SQL; configsKey: string },
+      sort: SearchSort = 'relevance',
+    ) {
+      const { hits, configsKey } = search;
+      if (sort === 'newest') {
+        // The section contents' own newest-first order and index, the match a filter of it.
+        return sectionContentRecord.page(pager, db, mediaId, query, {
+          filter: {
+            name: `search_${configsKey}`,
+            where: sql`${sectionContents.issueId} = ${sql.placeholder('issue')}::uuid and ${search.matchedBy(sql`${sectionContents.contentId}`)}`,
+            params: { issue: issueId, q },
+            customPlans: true,
+          },
+        });
+      }
       // Built only to prepare the statement (once per connection), not per request.
       const source = () => sql`${hits()} as hits join ${sectionContents} on ${sectionContents.contentId} = hits.content_id`;
       return pager.page(
@@ -239,7 +260,7 @@ export function createIssuesRepository(pager: Paginator) {
           where: () =>
             sql`${sectionContents.mediaId} = ${sql.placeholder('owner')} and ${sectionContents.issueId} = ${sql.placeholder('issue')}::uuid
               and ${sectionContentRecord.filter()}`,
-          prepared: { executor: db, name: `section_contents_search_${configsKey}`, params: { owner: mediaId, issue: issueId, q }, rowsAsSelected: true },
+          prepared: { executor: db, name: `section_contents_search_${configsKey}`, params: { owner: mediaId, issue: issueId, q }, rowsAsSelected: true, customPlans: true },
         },
         query,
       );

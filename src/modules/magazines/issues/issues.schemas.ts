@@ -3,7 +3,7 @@ import { imageRef, servedImageSchema } from '../../../shared/blocks.js';
 import { richHtml } from '../../../shared/html.js';
 import { localeQuery, localesMeta } from '../../../shared/http/reader.js';
 import { isoTimestamp, locale, pagingQuery, uuid } from '../../../shared/schemas.js';
-import { searchText } from '../../../shared/search.js';
+import { searchSort, searchText } from '../../../shared/search.js';
 import { recordKey } from '../../../shared/schemas.js';
 
 export const ISSUE_VISUAL_TYPES = ['none', 'image'] as const;
@@ -212,7 +212,7 @@ export const sectionContentCreateBody = z
   })
   .meta({ id: 'SectionContentCreate' });
 
-export const issueContentsSearchQuery = pagingQuery.extend({ q: searchText }).meta({ id: 'SectionContentsSearchQuery' });
+export const issueContentsSearchQuery = pagingQuery.extend({ q: searchText, sort: searchSort }).meta({ id: 'SectionContentsSearchQuery' });
 
 export type IssueCreate = z.output<typeof issueCreateBody>;
 export type IssueUpdate = z.output<typeof issueUpdateBody>;

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../../db/client.js';
 import type { ErrorDetail } from '../../../shared/errors.js';
 import { type RequestContext, transaction } from '../../../shared/context.js';
@@ -29,7 +30,7 @@ import type {
 } from './issues.schemas.js';
 
 /** What magazines need of docs: that contents exist, and the Reader's listing and search of them. */
-export type MagazinesDocs = Pick<ContentsService, 'missingContents' | 'listPublishedIn' | 'searchWithin' | 'searchHits' | 'publishedAmong'>;
+export type MagazinesDocs = Pick<ContentsService, 'missingContents' | 'listPublishedIn' | 'searchWithin' | 'searchHits' | 'searchMatchedBy' | 'publishedAmong'>;
 
 /**
  * Issues, their sections, blocks, slots and section contents. Every method given a context reads
@@ -280,8 +281,8 @@ export function createIssuesService(deps: {
     async searchIssueContents(ctx: RequestContext, issueId: string, query: IssueContentsSearchQuery) {
       await loadIssue(ctx.db, ctx.mediaId, issueId);
       const { locales } = await tenancy.cachedMedia(ctx);
-      const hits = docs.searchHits(locales);
-      return repo.searchIssueContents(ctx.db, ctx.mediaId, issueId, query, query.q, hits, searchConfigsOf(locales).join('_'));
+      const search = { hits: docs.searchHits(locales), matchedBy: (contentId: SQL) => docs.searchMatchedBy(locales, contentId), configsKey: searchConfigsOf(locales).join('_') };
+      return repo.searchIssueContents(ctx.db, ctx.mediaId, issueId, query, query.q, search, query.sort);
     },
 
     createSectionContent: (ctx: RequestContext, issueId: string, input: SectionContentCreate) =>
