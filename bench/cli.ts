@@ -6,6 +6,9 @@
  *
  *   npx tsx bench/cli.ts            # BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres for PostgreSQL too
  *
+ * On PGlite it also times the floor under every call, in the same turns: PGlite alone opened on the
+ * same directory with one query (bench/pglite-floor.js). BENCH_RUNS sets the runs per command (5).
+ *
  * BENCH_CLI_BIN names another checkout's bin (the same commands before a change); a command that
  * checkout does not have is timed all the same (its refusal).
  */
@@ -17,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { onScratchDatabase } from './database.js';
 
 const BIN = process.env.BENCH_CLI_BIN ?? fileURLToPath(new URL('../bin/media-publishing-service.js', import.meta.url));
-const RUNS = 5;
+const FLOOR = fileURLToPath(new URL('./pglite-floor.js', import.meta.url));
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 
 
@@ -26,9 +30,9 @@ const RUNS = 5;
  * its children's) in ms, and its stdout. A failed command stops the bench. The CPU time says more
  * than the wall time on a machine shared with other work.
  */
-function run(args: string[], env: Record<string, string>, allowFailure = false): { ms: number; cpuMs: number; stdout: string } {
+function run(args: string[], env: Record<string, string>, allowFailure = false, script = BIN): { ms: number; cpuMs: number; stdout: string } {
   const started = process.hrtime.bigint();
-  const res = spawnSync('/usr/bin/time', ['-o', TIMES, '-f', '%U %S', process.execPath, BIN, ...args], {
+  const res = spawnSync('/usr/bin/time', ['-o', TIMES, '-f', '%U %S', process.execPath, script, ...args], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
   });
@@ -44,7 +48,7 @@ async function measure(label: string, env: Record<string, string>) {
   run(['db', 'migrate'], env);
   const media = /^created media ([0-9a-f-]{36})/m.exec(run(['media', 'create', '--name', 'Bench', '--locales', 'en'], env).stdout)?.[1];
   if (!media) throw new Error('media create printed no media id');
-  const commands: Array<[string, string[], boolean?]> = [
+  const commands: Array<[string, string[], boolean?, (() => ReturnType<typeof run>)?]> = [
     ['--help', ['--help']],
     ['--version', ['--version'], true],
     ['media list', ['media', 'list']],
@@ -52,11 +56,18 @@ async function measure(label: string, env: Record<string, string>) {
     ['key create', ['key', 'create', '--media', media, '--name', 'bench']],
   ];
   console.log(`\n${label}: median of ${RUNS} runs, ms: wall (each run's), CPU`);
-  for (const [name, args, allowFailure] of commands) {
-    const runs = Array.from({ length: RUNS }, () => run(args, env, allowFailure));
+  // On PGlite, the floor under every command in the same turns: PGlite itself opened on the same
+  // directory, one query, closed (bench/pglite-floor.js), with PostgreSQL's default buffer cache
+  // and with the CLI's (src/db/client.ts, shortLived).
+  if (env.DATA_DIR) {
+    const floor = (sharedBuffers?: string) => () => run([join(env.DATA_DIR!, 'pglite')], { ...env, ...(sharedBuffers && { PGLITE_SHARED_BUFFERS: sharedBuffers }) }, false, FLOOR);
+    commands.unshift(['PGlite alone, 128MB', [], false, floor()], ['PGlite alone, 16MB', [], false, floor('16MB')]);
+  }
+  for (const [name, args, allowFailure, runOnce] of commands) {
+    const runs = Array.from({ length: RUNS }, () => (runOnce ? runOnce() : run(args, env, allowFailure)));
     const wall = runs.map((r) => Math.round(r.ms));
     const cpu = median(runs.map((r) => r.cpuMs));
-    console.log(`${name.padEnd(12)} ${String(median(wall)).padStart(6)} (${wall.join(', ')})  CPU ${Math.round(cpu)}`);
+    console.log(`${name.padEnd(20)} ${String(median(wall)).padStart(6)} (${wall.join(', ')})  CPU ${Math.round(cpu)}`);
   }
 }
 

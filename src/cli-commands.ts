@@ -83,7 +83,11 @@ async function withDatabase<T>(config: Config, work: (database: Database, applie
     import('./db/migrate.js'),
     import('./db/startup-lock.js'),
   ]);
-  const database = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') });
+  const database = await createDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
+    shortLived: true,
+  });
   try {
     return await work(database, await withStartupLock(database, () => migrate(database)));
   } finally {

@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from './client.js';
 import type { RequestContext } from '../shared/context.js';
@@ -88,7 +88,9 @@ export function createJobRunner(deps: { db: Db; logger: Logger }) {
 
   const start = (): Promise<void> => {
     starting ??= (async () => {
-      const instance = new PgBoss({ db: adapter, schema: 'pgboss', archiveCompletedAfterSeconds: 3600, deleteAfterDays: 2 });
+      // Loaded here, with the runner's start: an instance whose queues stay empty never loads it.
+      const { default: Boss } = await import('pg-boss');
+      const instance = new Boss({ db: adapter, schema: 'pgboss', archiveCompletedAfterSeconds: 3600, deleteAfterDays: 2 });
       instance.on('error', (err: Error) => deps.logger.warn({ err: { message: err.message } }, 'job queue error'));
       await instance.start();
       boss = instance;

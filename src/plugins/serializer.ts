@@ -1,6 +1,10 @@
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
-import fastJson from 'fast-json-stringify';
+import type fastJson from 'fast-json-stringify';
 import { z } from 'zod';
+import { onFirstUse } from '../shared/on-first-use.js';
+
+// Only the tests' checking serializer uses it (with Ajv, which it loads): production never does.
+const fastJsonStringify = onFirstUse<typeof fastJson>('fast-json-stringify');
 
 // An empty registry: every schema is inlined, so fast-json-stringify needs no $ref resolution.
 const inline = z.registry<{ id?: string }>();
@@ -132,7 +136,7 @@ export function compileSerializer(schema: z.ZodType): (data: unknown) => string 
     // JSON Schema: compiled once per process, which apps built one after another (tests) share.
     serialize = byJsonSchema.get(jsonSchema);
     if (!serialize) {
-      serialize = fastJson(JSON.parse(jsonSchema) as Parameters<typeof fastJson>[0]);
+      serialize = fastJsonStringify()(JSON.parse(jsonSchema) as Parameters<typeof fastJson>[0]);
       byJsonSchema.set(jsonSchema, serialize);
     }
     compiled.set(schema, serialize);

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+import { onFirstUse } from './on-first-use.js';
+
+const sanitizer = onFirstUse<typeof sanitizeHtml>('sanitize-html');
 
 // Rich text written by editors: formatting, links, images, no scripts or event handlers.
 const richText: sanitizeHtml.IOptions = {
@@ -55,8 +58,8 @@ const svgIcon: sanitizeHtml.IOptions = {
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-export const sanitizeRichText = (html: string): string => sanitizeHtml(html, richText);
-export const sanitizeSvg = (svg: string): string => sanitizeHtml(svg, svgIcon);
+export const sanitizeRichText = (html: string): string => sanitizer()(html, richText);
+export const sanitizeSvg = (svg: string): string => sanitizer()(svg, svgIcon);
 
 // Block ends and line breaks become line breaks in the text twin, so that words of two
 // paragraphs do not run together.
@@ -65,7 +68,7 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** The plain text of sanitized rich HTML: tags dropped, entities decoded, blank runs collapsed. */
 export function htmlToText(html: string): string {
-  const stripped = sanitizeHtml(html.replace(BLOCK_END, '$&\n'), { allowedTags: [], allowedAttributes: {} });
+  const stripped = sanitizer()(html.replace(BLOCK_END, '$&\n'), { allowedTags: [], allowedAttributes: {} });
   return stripped
     .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, name: string) => ENTITIES[name]!)
     .split('\n')

@@ -1,4 +1,4 @@
-import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { type CacheBus, createCacheBus } from '../../shared/cache-bus.js';
 import { sha256 } from '../../shared/ids.js';
 import { type ReaderPrincipal, type Scope, isScope } from '../../shared/scopes.js';
@@ -71,6 +71,8 @@ export function createBearerVerifier(deps: {
   const verifyOwn = async (mediaId: string, token: string, kid: string | undefined): Promise<ReaderPrincipal> => {
     const key = kid ? await keys.verificationKey(mediaId, kid) : undefined;
     if (!key) throw bearerErrors.invalid();
+    // jose loads with the first token to verify, not at start-up.
+    const { jwtVerify } = await import('jose');
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, key, {
@@ -94,6 +96,7 @@ export function createBearerVerifier(deps: {
   };
 
   const verifyProviderJwt = async (mediaId: string, token: string, provider: OAuthProviderRow): Promise<ReaderPrincipal> => {
+    const { createRemoteJWKSet, jwtVerify } = await import('jose');
     let jwks = jwksCache.get(provider.id);
     if (!jwks) {
       jwks = createRemoteJWKSet(new URL(provider.jwksUri!), { timeoutDuration: 5_000, cooldownDuration: 30_000 });
@@ -170,6 +173,7 @@ export function createBearerVerifier(deps: {
   /** A token not verified before: its signature and claims, or its provider's userinfo. */
   const verifyNew = async (mediaId: string, token: string, providerHint: string | undefined): Promise<ReaderPrincipal> => {
     let header: { alg?: string; kid?: string };
+    const { decodeJwt, decodeProtectedHeader } = await import('jose');
     let payload: JWTPayload;
     try {
       header = decodeProtectedHeader(token);

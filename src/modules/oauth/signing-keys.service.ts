@@ -1,4 +1,4 @@
-import { type CryptoKey, type JWK, exportJWK, generateKeyPair, importJWK } from 'jose';
+import type { CryptoKey, JWK } from 'jose';
 import type { Db } from '../../db/client.js';
 import { type CacheBus, createCacheBus } from '../../shared/cache-bus.js';
 import { type RequestContext, afterCommit, transaction } from '../../shared/context.js';
@@ -24,6 +24,8 @@ export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; 
   const { db, repo, accessTokenTtlSeconds } = deps;
 
   const load = async (rows: OAuthSigningKeyRow[]): Promise<LiveKeys> => {
+    // jose loads with the first key a request needs, not at start-up.
+    const { importJWK } = await import('jose');
     const verify = new Map<string, CryptoKey>();
     const jwks: JWK[] = [];
     for (const row of rows) {
@@ -40,6 +42,7 @@ export function createSigningKeysService(deps: { db: Db; repo: OAuthRepository; 
   };
 
   const newKeyValues = async (mediaId: string) => {
+    const { exportJWK, generateKeyPair } = await import('jose');
     const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
     return { mediaId, alg: SIGNING_ALG, publicJwk: await exportJWK(publicKey), privateJwk: await exportJWK(privateKey) };
   };

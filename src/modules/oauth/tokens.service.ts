@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { Executor } from '../../db/client.js';
 import { newId } from '../../db/columns.js';
 import { type RequestContext, transaction } from '../../shared/context.js';
@@ -84,6 +83,8 @@ export function createTokensService(deps: {
   /** A signed access token (no database work: the signing key is made beforehand). */
   const signAccessToken = async (client: OAuthClientRow, scope: string) => {
     const signer = await keys.signer(client.mediaId);
+    // jose loads with the first token signed, not at start-up.
+    const { SignJWT } = await import('jose');
     return new SignJWT({ scope, media: client.mediaId, client_id: client.id })
       .setProtectedHeader({ alg: SIGNING_ALG, kid: signer.kid, typ: 'at+jwt' })
       .setIssuer(settings.issuer)

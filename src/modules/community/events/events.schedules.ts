@@ -1,9 +1,11 @@
-import rrule from 'rrule';
+import type rrule from 'rrule';
 import { errors } from '../../../shared/errors.js';
 import { zonedInstant } from '../../../shared/timezone.js';
 import type { ScheduleInput } from '../profiles/profiles.schemas.js';
+import { onFirstUse } from '../../../shared/on-first-use.js';
 
-const { RRule } = rrule;
+// Loaded with the first recurring schedule, not at start-up.
+const rruleModule = onFirstUse<typeof rrule>('rrule');
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -43,13 +45,13 @@ const wallText = (d: Date) => d.toISOString().slice(0, 19);
 function ruleOf(rule: string, startsLocal: string) {
   let options;
   try {
-    options = RRule.parseString(rule.replace(/^RRULE:/i, ''));
+    options = rruleModule().RRule.parseString(rule.replace(/^RRULE:/i, ''));
   } catch {
     throw invalidRule('is not an RFC 5545 RRULE');
   }
   if (options.dtstart || options.tzid) throw invalidRule('must not carry DTSTART or TZID: starts_local and the time zone set them');
   if (options.freq === undefined) throw invalidRule('needs FREQ');
-  return new RRule({ ...options, dtstart: floating(startsLocal) });
+  return new (rruleModule().RRule)({ ...options, dtstart: floating(startsLocal) });
 }
 
 const invalidRule = (message: string) => errors.validation('the recurrence rule is invalid', [{ path: 'rrule', message }]);

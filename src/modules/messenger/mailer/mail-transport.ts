@@ -1,4 +1,8 @@
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import { onFirstUse } from '../../../shared/on-first-use.js';
+
+// Loaded when an SMTP transport is made (SMTP_URL set), not at every start.
+const mailer = onFirstUse<typeof nodemailer>('nodemailer');
 
 export interface OutgoingMail {
   to: string[];
@@ -21,7 +25,7 @@ export function smtpTransport(smtpUrl: string, from: string, maxConnections = 5)
   const url = new URL(smtpUrl);
   url.searchParams.set('pool', 'true');
   url.searchParams.set('maxConnections', String(maxConnections));
-  const transporter = nodemailer.createTransport(url.toString());
+  const transporter = mailer().createTransport(url.toString());
   return {
     async send(mail) {
       await transporter.sendMail({

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import { z } from 'zod';
 import type { Executor } from '../../../db/client.js';
 import { escapeHtml } from '../../../shared/html.js';
@@ -135,6 +134,7 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ feeds: PublisherDeps['fe
         }
         if (n < page) throw page === 1 ? publisherErrors.sitemapNotFound() : publisherErrors.sitemapPageNotFound();
         const urls = links.map((l) => ({ url: webUrlOf(kind, l, media.siteUrl)!, lastmod: l.updatedAt }));
+        const { SitemapStream, streamToPromise } = await import('sitemap');
         const body = (await streamToPromise(Readable.from(urls).pipe(new SitemapStream({ xmlns: { news: false, video: false, image: false, xhtml: false } })))).toString();
         return sendConditional(reply.request, reply, { body, type: XML_TYPE, lastModified: newest(links.map((l) => l.updatedAt)), maxAge: MAX_AGE });
       },
@@ -165,6 +165,7 @@ export const feedsReaderRoutes: FastifyPluginAsyncZod<{ feeds: PublisherDeps['fe
         }
       }
       if (entries.length === 0) throw publisherErrors.sitemapNotFound();
+      const { SitemapIndexStream, streamToPromise } = await import('sitemap');
       const body = (await streamToPromise(Readable.from(entries).pipe(new SitemapIndexStream()))).toString();
       return sendConditional(req, reply, { body, type: XML_TYPE, lastModified: newest(entries.map((e) => e.lastmod)), maxAge: MAX_AGE });
     },

@@ -1,4 +1,5 @@
-import { XMLBuilder } from 'fast-xml-parser';
+import type * as fastXmlParser from 'fast-xml-parser';
+import { onFirstUse } from '../../../shared/on-first-use.js';
 
 /**
  * RSS 2.0, written with an XML builder that escapes every text and attribute exactly once.
@@ -35,10 +36,13 @@ const xmlText = (text: string) => text.replace(NOT_XML, '');
 /** A URL as the WHATWG serializer writes it: quotes, angle brackets and spaces percent-encoded. */
 const url = (link: string) => new URL(link).href;
 
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@', suppressEmptyNode: true });
+// Made with the first feed, not at start-up.
+const xml = onFirstUse<typeof fastXmlParser>('fast-xml-parser');
+let made: fastXmlParser.XMLBuilder | undefined;
+const builder = () => (made ??= new (xml().XMLBuilder)({ ignoreAttributes: false, attributeNamePrefix: '@', suppressEmptyNode: true }));
 
 export function rss2(channel: RssChannel, items: readonly RssItem[]): string {
-  return builder.build({
+  return builder().build({
     '?xml': { '@version': '1.0', '@encoding': 'utf-8' },
     rss: {
       '@version': '2.0',
