@@ -48,6 +48,8 @@ export function contentMappers(urlOf: ImageUrl) {
     show_publication_datetime: row.showPublicationDatetime,
     is_advertising: row.isAdvertising,
     is_sponsored: row.isSponsored,
+    visibility: row.visibility,
+    product_keys: row.productKeys,
     locales: row.locales.map(toLocale),
     content_categories: row.categories.map((c) => ({ id: c.id, category_id: c.categoryId })),
     published_at: isoOrNull(row.publishedAt),

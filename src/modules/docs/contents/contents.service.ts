@@ -275,6 +275,8 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           showPublicationDatetime: input.show_publication_datetime ?? true,
           isAdvertising: input.is_advertising ?? false,
           isSponsored: input.is_sponsored ?? false,
+          visibility: input.visibility ?? 'public',
+          productKeys: [...new Set(input.product_keys ?? [])],
           publishedAt: input.published_at !== undefined ? input.published_at : publishedAtOn.create(input.status_id),
           releasedAt: input.released_at ?? null,
           releasedAtTimezone: input.released_at_timezone ?? null,
@@ -304,6 +306,8 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           ...(patch.show_publication_datetime !== undefined && { showPublicationDatetime: patch.show_publication_datetime }),
           ...(patch.is_advertising !== undefined && { isAdvertising: patch.is_advertising }),
           ...(patch.is_sponsored !== undefined && { isSponsored: patch.is_sponsored }),
+          ...(patch.visibility !== undefined && { visibility: patch.visibility }),
+          ...(patch.product_keys !== undefined && { productKeys: [...new Set(patch.product_keys)] }),
           ...(patch.published_at !== undefined
             ? { publishedAt: patch.published_at }
             : patch.status_id !== undefined && { publishedAt: publishedAtOn.move(patch.status_id) }),
