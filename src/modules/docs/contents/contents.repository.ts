@@ -460,7 +460,7 @@ export function createContentsRepository(pager: Paginator) {
     /** A live question block of a live entry of a content readers may see now, or undefined. */
     async publishedQuestion(db: Executor, mediaId: string, contentId: string, blockId: string) {
       const [row] = await db
-        .select({ id: contentBlocks.id, fields: contentBlocks.fields })
+        .select({ id: contentBlocks.id, fields: contentBlocks.fields, content: { id: contents.id, visibility: contents.visibility, productKeys: contents.productKeys } })
         .from(contentBlocks)
         .innerJoin(contentLocales, eq(contentLocales.id, contentBlocks.localeId))
         .innerJoin(contents, eq(contents.id, contentLocales.contentId))

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { productKeysSchema, visibilitySchema } from '../../../shared/access.js';
+import { accessSchema, productKeysSchema, visibilitySchema } from '../../../shared/access.js';
 import { blockInput, blockSchema, imageRef, servedImageSchema, slideshowSchema, videoInput, videoSchema } from '../../../shared/blocks.js';
 import { richHtml } from '../../../shared/html.js';
 import { localeQuery, localesMeta } from '../../../shared/http/reader.js';
@@ -252,9 +252,18 @@ const readerContentFields = {
   meta: z.object({ locales: localesMeta }),
 };
 
-export const readerContentSchema = z.object(readerContentFields).meta({ id: 'ReaderContent' });
+export const readerContentSchema = z
+  .object({
+    ...readerContentFields,
+    access: z.object({ visibility: visibilitySchema }).describe('Who may read the body; a list never carries it (open the content by id)'),
+  })
+  .meta({ id: 'ReaderContent' });
 export const readerContentWithBlocksSchema = z
-  .object({ ...readerContentFields, blocks: z.array(blockSchema('ReaderContentBlock', {})) })
+  .object({
+    ...readerContentFields,
+    access: accessSchema,
+    blocks: z.array(blockSchema('ReaderContentBlock', {})).describe('Empty when access is not granted: the content is then its teaser'),
+  })
   .meta({ id: 'ReaderContentWithBlocks' });
 
 export const readerTemplateSchema = z
