@@ -61,7 +61,7 @@ export const AREAS: readonly AppArea[] = [
   {
     name: 'docs',
     backoffice: (app, { services }) => app.register(docsBackofficeRoutes, { prefix: '/docs/v2', docs: services.docs }),
-    reader: (app, { services }) => app.register(docsReaderRoutes, { docs: services.docs }),
+    reader: (app, { services }) => app.register(docsReaderRoutes, { docs: services.docs, access: services.readerhub.access }),
     public: (app, { services }) => app.register(docsPublicRoutes, { docs: services.docs }),
   },
   {

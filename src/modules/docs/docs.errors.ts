@@ -19,6 +19,12 @@ export const docsErrors = {
     ]),
   blockNotFound: () => errors.notFound('block_not_found', 'block not found'),
   questionNotFound: () => errors.notFound('question_not_found', 'question not found'),
+  /** A content the reader may not read (shared/access.ts): its code is the decision's reason. */
+  accessDenied: (reason: 'login_required' | 'subscription_required' | 'meter_exhausted') =>
+    errors.forbidden(
+      { login_required: 'sign in to read this content', subscription_required: 'a subscription opens this content', meter_exhausted: 'the free contents of this period are used' }[reason],
+      reason,
+    ),
   invalidChoice: () =>
     errors.badRequest('invalid_choice', 'choice_id is not a choice of this question', [
       { path: 'choice_id', message: 'is not a choice of this question' },

@@ -1,3 +1,6 @@
+import { decideAccess } from '../../shared/access.js';
+import type { AccessService } from '../readerhub/index.js';
+import { contentGate } from './contents/contents.access.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db, Executor } from '../../db/client.js';
 import type { LocaleFallback, ReaderView } from '../../shared/http/reader.js';
@@ -63,12 +66,16 @@ export function createDocsServices(deps: {
     contents,
     previewTokens: core.previewTokens,
     /**
-     * A published content in one language (the asked one, else the media's default, else any)
-     * with that language's blocks, as the Reader serves it: what a newsletter sends. 404
+     * A published content in one language (the asked one, else its chain, else the media's default,
+     * else any) as the Reader serves it to someone not signed in: what a newsletter sends to its
+     * addresses (a content that is not public is its teaser, without blocks). 404
      * content_not_found when it is not published.
      */
-    publishedContent: async (ctx: RequestContext, id: string, locale: string | undefined, fallback: LocaleFallback) =>
-      mappers.toReaderContentWithBlocks(await contents.getPublished(ctx, id), { locale, fallback }),
+    publishedContent: async (ctx: RequestContext, id: string, locale: string | undefined, fallback: LocaleFallback) => {
+      const row = await contents.getPublished(ctx, id);
+      const access = decideAccess({ content: row, reader: null, entitlements: [], meter: { rule: { limit: 0, periodDays: 1 }, state: null }, at: new Date() });
+      return mappers.toReaderContentWithBlocks(row, { locale, fallback }, access);
+    },
     categorySummaries,
     mappers,
     /** The Reader's contents list (schema, item mapping, assocs), for other modules' lists of contents. */
@@ -92,8 +99,9 @@ export const docsBackofficeRoutes: FastifyPluginAsyncZod<{ docs: DocsServices }>
 };
 
 /** Docs' Reader routes under /api/media/v1. */
-export const docsReaderRoutes: FastifyPluginAsyncZod<{ docs: DocsServices }> = async (app, { docs }) => {
+export const docsReaderRoutes: FastifyPluginAsyncZod<{ docs: DocsServices; access: AccessService }> = async (app, { docs, access }) => {
   await app.register(contentsReaderRoutes, {
+    gate: contentGate(access),
     contents: docs.contents,
     mappers: docs.mappers,
     assocs: { categories: docs.categorySummaries, templates: docs.templates.summaries },

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { contextOf } from '../../shared/http/route.js';
 import type { Paginator } from '../../shared/paging.js';
 import type { TopicsService } from '../publisher/index.js';
+import { createAccessService } from './access/access.service.js';
 import { accountsBackofficeRoutes } from './accounts/accounts.backoffice.routes.js';
 import { accountsReaderRoutes, verifyReaderRoutes } from './accounts/accounts.reader.routes.js';
 import { createAccountsRepository } from './accounts/accounts.repository.js';
@@ -27,6 +28,7 @@ import { createTopicSubscriptionsService } from './topic-subscriptions/topic-sub
 import { routeOf } from '../../shared/http/route-options.js';
 
 export type { ReaderRow } from './accounts/accounts.table.js';
+export type { AccessService, GatedContent, Reader } from './access/access.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,6 +57,8 @@ export function createReaderhubServices(deps: {
     devices: createDevicesService({ repo: devicesRepository }),
     favorites: createFavoritesService({ repo: createFavoritesRepository(pager), records: deps.favoriteRecords }),
     topicSubscriptions: createTopicSubscriptionsService({ repo: createTopicSubscriptionsRepository(pager), topics }),
+    /** Reader access: who reads, their entitlements, the meter (the decision is shared/access.ts). */
+    access: createAccessService({ accounts }),
   };
 }
 

@@ -15,6 +15,9 @@ export interface MediaInfo {
   siteUrl: string | null;
   /** Per asked language, the languages tried next before the default (`locale_fallbacks`). */
   localeFallbacks: Record<string, string[]>;
+  /** The meter of subscriber contents (shared/access.ts): 0 is off. */
+  meterLimit: number;
+  meterPeriodDays: number;
 }
 
 /** Where a read goes when a record lacks the asked language: the media's chain for it, then its default. */

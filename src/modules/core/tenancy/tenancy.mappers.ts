@@ -8,6 +8,7 @@ export const toMedia = (row: MediaRow) => ({
   locales: row.locales,
   site_url: row.siteUrl,
   locale_fallbacks: row.localeFallbacks,
+  meter: { limit: row.meterLimit, period_days: row.meterPeriodDays },
   inserted_at: iso(row.insertedAt),
   updated_at: iso(row.updatedAt),
 });

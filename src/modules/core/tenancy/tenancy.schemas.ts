@@ -7,6 +7,13 @@ const localeFallbacks = z
     'Per asked language, the languages a Reader read serves next when a record lacks it, in order, before the default: {"fr-CH": ["fr", "de"]}. Every language must be one of `locales`.',
   );
 
+const meter = z
+  .strictObject({
+    limit: z.int().min(0).max(1000).describe('Distinct subscriber contents a signed-in reader without the entitlement may open per period; 0: no meter'),
+    period_days: z.int().min(1).max(366).describe('The length of a period in days; periods are counted from 1970-01-01 UTC'),
+  })
+  .describe('The meter of subscriber contents');
+
 export const mediaSchema = z
   .object({
     id: uuid,
@@ -15,6 +22,7 @@ export const mediaSchema = z
     locales: z.array(locale).describe('Languages this media publishes in; locale entries must use one of them'),
     site_url: z.string().nullable().describe(siteUrl.description!),
     locale_fallbacks: localeFallbacks,
+    meter,
     inserted_at: isoTimestamp,
     updated_at: isoTimestamp,
   })
@@ -30,6 +38,7 @@ export const mediaUpdateBody = z
       .refine((chains) => Object.keys(chains).length <= 50, 'at most 50 chains')
       .refine((chains) => Object.values(chains).every((chain) => chain.length <= 10), 'a chain has at most 10 languages')
       .optional(),
+    meter: meter.optional(),
   })
   .meta({ id: 'MediaUpdate' });
 

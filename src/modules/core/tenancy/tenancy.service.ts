@@ -117,7 +117,7 @@ export function createTenancyService(deps: { db: Db; repo: TenancyRepository; ca
       }
       const siteUrl = patch.site_url === undefined ? current.siteUrl : patch.site_url;
       const localeFallbacks = patch.locale_fallbacks ? checkedFallbacks(patch.locale_fallbacks, locales) : keptFallbacks(current.localeFallbacks, locales);
-      const row = await repo.updateMedia(ctx.db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales, siteUrl, localeFallbacks });
+      const row = await repo.updateMedia(ctx.db, mediaId, { name: patch.name ?? current.name, defaultLocale, locales, siteUrl, localeFallbacks, ...(patch.meter && { meterLimit: patch.meter.limit, meterPeriodDays: patch.meter.period_days }) });
       if (!row) throw coreErrors.mediaNotFound();
       // Once committed: forgotten earlier, a read meanwhile could cache the row as it was.
       afterCommit(ctx, () => forget(mediaId));

@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deletedAt, idColumn, timestamps } from '../../../db/columns.js';
 
 export const media = pgTable('media', {
@@ -9,6 +9,9 @@ export const media = pgTable('media', {
   siteUrl: text('site_url'),
   /** Per asked language, the languages a Reader read tries next, in order, before the default. */
   localeFallbacks: jsonb('locale_fallbacks').$type<Record<string, string[]>>().notNull().default({}),
+  /** The meter (shared/access.ts): `limit` distinct subscriber contents per `periodDays` a signed-in reader may open; 0: off. */
+  meterLimit: integer('meter_limit').notNull().default(0),
+  meterPeriodDays: integer('meter_period_days').notNull().default(30),
   ...timestamps(),
 });
 

@@ -1,3 +1,4 @@
+import type { Access } from '../../../shared/access.js';
 import { type BlockRow, type ImageUrl, type ResolvedImage, type StoredFields, toServedImage, toWireBlock, toWireVideo } from '../../../shared/blocks.js';
 import { type ReaderView, pickLocale } from '../../../shared/http/reader.js';
 import { iso, isoOrNull, stamped } from '../../../shared/time.js';
@@ -48,6 +49,8 @@ export function contentMappers(urlOf: ImageUrl) {
     show_publication_datetime: row.showPublicationDatetime,
     is_advertising: row.isAdvertising,
     is_sponsored: row.isSponsored,
+    visibility: row.visibility,
+    product_keys: row.productKeys,
     locales: row.locales.map(toLocale),
     content_categories: row.categories.map((c) => ({ id: c.id, category_id: c.categoryId })),
     published_at: isoOrNull(row.publishedAt),
@@ -85,13 +88,14 @@ export function contentMappers(urlOf: ImageUrl) {
       author_ids: entry ? entry.authors.map((a) => a.profileId) : [],
       corrections: entry ? entry.corrections : [],
       meta: { locales: meta },
+      access: { visibility: row.visibility },
     };
   };
 
-  /** Reader by id: the chosen language's blocks beside it. */
-  const toReaderContentWithBlocks = (row: ContentTree, view: Pick<ReaderView, 'locale' | 'fallback'>) => {
+  /** Reader by id: the chosen language's blocks beside it when access is granted; else its teaser (no blocks). */
+  const toReaderContentWithBlocks = (row: ContentTree, view: Pick<ReaderView, 'locale' | 'fallback'>, access: Access) => {
     const content = toReaderContent(row, view);
-    const entry = row.locales.find((l) => l.locale === content.locale);
+    const entry = access.granted ? row.locales.find((l) => l.locale === content.locale) : undefined;
     // A related_contents block names only the contents readers may see (published, live). (No
     // object spreads on this path: on Node 20 one followed by more properties takes V8's slow path.)
     const blocks = (entry?.blocks ?? []).map((b) => {
@@ -99,7 +103,7 @@ export function contentMappers(urlOf: ImageUrl) {
       if (wire.kind === 'related_contents') wire.content_ids = b.publishedContentIds;
       return wire;
     });
-    return Object.assign(content, { blocks });
+    return Object.assign(content, { blocks, access });
   };
 
   // A block of the block routes: its locale after its position, as the schema declares (a spread is

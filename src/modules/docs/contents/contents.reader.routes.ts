@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Page } from '../../../shared/paging.js';
 import { one } from '../../../shared/envelopes.js';
@@ -14,7 +14,9 @@ import {
 } from '../../../shared/http/reader.js';
 import { route } from '../../../shared/http/route.js';
 import { dataOf, idParams } from '../../../shared/schemas.js';
+import { docsErrors } from '../docs.errors.js';
 import { docsTags } from '../docs.tags.js';
+import type { ContentGate } from './contents.access.js';
 import type { ContentMappers } from './contents.mappers.js';
 import type { ContentRecord } from './contents.repository.js';
 import {
@@ -38,13 +40,15 @@ export interface ContentsReaderOptions {
   assocs: { categories: AssocLoader; templates: AssocLoader };
   /** The category summary's schema, owned by core. */
   categorySchema: Parameters<typeof readerListOf>[0];
+  /** Who may read a content's body (contents.access.ts). */
+  gate: ContentGate;
 }
 
 /**
  * A Reader list of contents, whoever pages them (docs' lists, a magazine section's): the list
  * schema, the item mapper collecting each item's categories and template, and the answer.
  */
-export function readerContentsListing({ mappers, assocs, categorySchema }: Omit<ContentsReaderOptions, 'contents'>) {
+export function readerContentsListing({ mappers, assocs, categorySchema }: Omit<ContentsReaderOptions, 'contents' | 'gate'>) {
   const schema = readerListOf(readerContentSchema, { categories: categorySchema, templates: readerTemplateSchema });
   // Each item names its categories and template; the page loads each kind once.
   const toItem = (row: ContentRecord, view: ReaderView<'categories' | 'templates'>) => {
@@ -64,6 +68,11 @@ export type ReaderContentsListing = ReturnType<typeof readerContentsListing>;
 export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> = async (app, options) => {
   const { contents, mappers } = options;
   const listing = readerContentsListing(options);
+  /** A question's results and votes are the content's body: 403 (the decision's reason) unless access is granted. */
+  const admit = (reply: FastifyReply, preview = false) => async (content: Parameters<ContentGate>[2]) => {
+    const access = await options.gate(reply.request, reply, content, preview);
+    if (!access.granted) throw docsErrors.accessDenied(access.reason!);
+  };
   const listSchema = listing.schema;
 
   route(app, {
@@ -113,8 +122,11 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     params: idParams,
     querystring: localeQuery,
     response: { 200: readerOneOf(readerContentWithBlocksSchema) },
-    handler: async (ctx, { params, query }, reply) =>
-      readerOne(reply.request, mappers.toReaderContentWithBlocks(await contents.getPublished(ctx, params.id), readerView(reply.request, query.locale))),
+    handler: async (ctx, { params, query }, reply) => {
+      const row = await contents.getPublished(ctx, params.id);
+      const access = await options.gate(reply.request, reply, row, Boolean(ctx.preview));
+      return readerOne(reply.request, mappers.toReaderContentWithBlocks(row, readerView(reply.request, query.locale), access));
+    },
   });
 
   route(app, {
@@ -130,7 +142,7 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     config: { previewOf: 'id' },
     params: questionParams,
     response: { 200: readerOneOf(questionResultsSchema) },
-    handler: async (ctx, { params }, reply) => readerOne(reply.request, await contents.results(ctx, params.id, params.block_id)),
+    handler: async (ctx, { params }, reply) => readerOne(reply.request, await contents.results(ctx, params.id, params.block_id, admit(reply, Boolean(ctx.preview)))),
   });
 
   route(app, {
@@ -145,6 +157,6 @@ export const contentsReaderRoutes: FastifyPluginAsyncZod<ContentsReaderOptions> 
     params: questionParams,
     body: voteBody,
     response: { 200: dataOf(questionResultsSchema) },
-    handler: async (ctx, { params, body }) => one(await contents.vote(ctx, params.id, params.block_id, body.choice_id)),
+    handler: async (ctx, { params, body }, reply) => one(await contents.vote(ctx, params.id, params.block_id, body.choice_id, admit(reply))),
   });
 };

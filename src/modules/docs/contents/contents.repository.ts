@@ -545,7 +545,7 @@ export function createContentsRepository(pager: Paginator) {
      */
     async publishedQuestion(db: Executor, mediaId: string, contentId: string, blockId: string, view: PublishedView | undefined) {
       const [row] = await db
-        .select({ id: contentBlocks.id, fields: contentBlocks.fields })
+        .select({ id: contentBlocks.id, fields: contentBlocks.fields, content: { id: contents.id, visibility: contents.visibility, productKeys: contents.productKeys } })
         .from(contentBlocks)
         .innerJoin(contentLocales, eq(contentLocales.id, contentBlocks.localeId))
         .innerJoin(contents, eq(contents.id, contentLocales.contentId))

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accessSchema, productKeysSchema, visibilitySchema } from '../../../shared/access.js';
 import { blockInput, blockSchema, imageRef, servedImageSchema, slideshowSchema, videoInput, videoSchema } from '../../../shared/blocks.js';
 import { richHtml } from '../../../shared/html.js';
 import { localeQuery, localesMeta } from '../../../shared/http/reader.js';
@@ -54,6 +55,8 @@ export const contentSchema = z
     show_publication_datetime: z.boolean(),
     is_advertising: z.boolean(),
     is_sponsored: z.boolean(),
+    visibility: visibilitySchema,
+    product_keys: z.array(z.string()).describe(productKeysSchema.description!),
     locales: z.array(contentLocaleSchema),
     content_categories: z.array(z.object({ id: uuid, category_id: uuid })),
     published_at: isoTimestamp.nullable(),
@@ -124,6 +127,8 @@ const editable = {
   show_publication_datetime: z.boolean().optional(),
   is_advertising: z.boolean().optional(),
   is_sponsored: z.boolean().optional(),
+  visibility: visibilitySchema.optional(),
+  product_keys: productKeysSchema.optional(),
   published_at: timestampInput
     .nullable()
     .optional()
@@ -271,9 +276,18 @@ const readerContentFields = {
   meta: z.object({ locales: localesMeta }),
 };
 
-export const readerContentSchema = z.object(readerContentFields).meta({ id: 'ReaderContent' });
+export const readerContentSchema = z
+  .object({
+    ...readerContentFields,
+    access: z.object({ visibility: visibilitySchema }).describe('Who may read the body; a list never carries it (open the content by id)'),
+  })
+  .meta({ id: 'ReaderContent' });
 export const readerContentWithBlocksSchema = z
-  .object({ ...readerContentFields, blocks: z.array(blockSchema('ReaderContentBlock', {})) })
+  .object({
+    ...readerContentFields,
+    access: accessSchema,
+    blocks: z.array(blockSchema('ReaderContentBlock', {})).describe('Empty when access is not granted: the content is then its teaser'),
+  })
   .meta({ id: 'ReaderContentWithBlocks' });
 
 export const readerTemplateSchema = z

@@ -1,4 +1,5 @@
 import type { SQL } from 'drizzle-orm';
+import type { Visibility } from '../../../shared/access.js';
 import type { Db, Executor } from '../../../db/client.js';
 import { type BlockKind, type BlockReferences, blockReferences, storeBlock } from '../../../shared/blocks.js';
 import type { ErrorDetail } from '../../../shared/errors.js';
@@ -240,9 +241,11 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     return page;
   };
 
-  const loadQuestion = async (ctx: RequestContext, contentId: string, blockId: string) => {
+  /** A question of a published content, once `admit` let the reader in (its content's access decision). */
+  const loadQuestion = async (ctx: RequestContext, contentId: string, blockId: string, admit: Admit) => {
     const question = await repo.publishedQuestion(ctx.db, ctx.mediaId, contentId, blockId, viewOf(ctx, contentId));
     if (!question) throw docsErrors.questionNotFound();
+    await admit(question.content);
     return question;
   };
 
@@ -290,6 +293,8 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           showPublicationDatetime: input.show_publication_datetime ?? true,
           isAdvertising: input.is_advertising ?? false,
           isSponsored: input.is_sponsored ?? false,
+          visibility: input.visibility ?? 'public',
+          productKeys: [...new Set(input.product_keys ?? [])],
           publishedAt: input.published_at !== undefined ? input.published_at : publishedAtOn.create(input.status_id),
           releasedAt: input.released_at ?? null,
           releasedAtTimezone: input.released_at_timezone ?? null,
@@ -319,6 +324,8 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
           ...(patch.show_publication_datetime !== undefined && { showPublicationDatetime: patch.show_publication_datetime }),
           ...(patch.is_advertising !== undefined && { isAdvertising: patch.is_advertising }),
           ...(patch.is_sponsored !== undefined && { isSponsored: patch.is_sponsored }),
+          ...(patch.visibility !== undefined && { visibility: patch.visibility }),
+          ...(patch.product_keys !== undefined && { productKeys: [...new Set(patch.product_keys)] }),
           ...(patch.published_at !== undefined
             ? { publishedAt: patch.published_at }
             : patch.status_id !== undefined && { publishedAt: publishedAtOn.move(patch.status_id) }),
@@ -575,19 +582,22 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       }
     },
 
-    async results(ctx: RequestContext, id: string, blockId: string) {
-      return resultsOf(ctx.db, await loadQuestion(ctx, id, blockId));
+    async results(ctx: RequestContext, id: string, blockId: string, admit: Admit) {
+      return resultsOf(ctx.db, await loadQuestion(ctx, id, blockId, admit));
     },
 
     /** A reader's vote: one per reader and question; voting again replaces the first. */
-    async vote(ctx: RequestContext, id: string, blockId: string, choiceId: string) {
-      const question = await loadQuestion(ctx, id, blockId);
+    async vote(ctx: RequestContext, id: string, blockId: string, choiceId: string, admit: Admit) {
+      const question = await loadQuestion(ctx, id, blockId, admit);
       if (!(question.fields.choices ?? []).some((c) => c.id === choiceId)) throw docsErrors.invalidChoice();
       await repo.vote(ctx.db, { mediaId: ctx.mediaId, blockId, voter: voterOf(ctx), choiceId });
       return resultsOf(ctx.db, question);
     },
   };
 }
+
+/** Lets a reader at a content's question, or throws the 403 of the content's access decision. */
+export type Admit = (content: { id: string; visibility: Visibility; productKeys: readonly string[] }) => Promise<void>;
 
 /** The reader who votes: the route requires a reader's token, whose subject names them. */
 const voterOf = (ctx: RequestContext) => (ctx.principal as ReaderPrincipal).subject;

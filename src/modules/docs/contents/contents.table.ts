@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deletedAt, idColumn, metadataColumns, newId, refColumn, timestamps, tstz } from '../../../db/columns.js';
+import { VISIBILITIES } from '../../../shared/access.js';
 import { blockColumns } from '../../../shared/blocks.js';
 import { searchableEntryColumns, searchableEntryIndexes } from '../../../shared/search.js';
 import { categoryLinkColumns } from '../../core/categories/categories.table.js';
@@ -23,6 +24,10 @@ export const contents = pgTable(
     showPublicationDatetime: boolean('show_publication_datetime').notNull().default(true),
     isAdvertising: boolean('is_advertising').notNull().default(false),
     isSponsored: boolean('is_sponsored').notNull().default(false),
+    /** Who may read the body (shared/access.ts): public, registered or subscribers. */
+    visibility: text('visibility', { enum: VISIBILITIES }).notNull().default('public'),
+    /** For subscribers: the products whose entitlement opens it (any one); empty: any. */
+    productKeys: text('product_keys').array().notNull().default(sql`'{}'::text[]`),
     publishedAt: tstz('published_at'),
     releasedAt: tstz('released_at'),
     releasedAtTimezone: text('released_at_timezone'),
@@ -46,6 +51,7 @@ export const contents = pgTable(
       .on(t.mediaId, t.publishedAt.desc(), t.id.desc())
       .where(sql`${t.deletedAt} is null and ${t.isArchived} = false and ${t.publishedAt} is not null`),
     index('contents_template_idx').on(t.templateId),
+    check('contents_visibility_ck', sql`${t.visibility} in ('public', 'registered', 'subscribers')`),
   ],
 );
 
