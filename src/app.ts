@@ -124,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     webhooks: { allowPrivate: config.webhookAllowPrivate, retryBaseMs: config.webhookRetryBaseMs, deliveryRetentionDays: config.webhookDeliveryRetentionDays },
     auditRetentionDays: config.auditRetentionDays,
+    revisionRetentionDays: config.revisionRetentionDays,
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, leaseSeconds: config.mailLeaseSeconds, ...(deps.mailTransport && { transport: deps.mailTransport }) },
     ...(deps.secret && { secret: deps.secret }),
   });

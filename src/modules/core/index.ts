@@ -7,6 +7,7 @@ import type { Paginator } from '../../shared/paging.js';
 import { auditBackofficeRoutes } from './audit/audit.backoffice.routes.js';
 import { createAuditService } from './audit/audit.service.js';
 import { auditedWrites } from './audit/audit.writes.js';
+import { createRevisionsService } from './revisions/revisions.service.js';
 import { apiKeysBackofficeRoutes } from './api-keys/api-keys.backoffice.routes.js';
 import { assetsBackofficeRoutes } from './assets/assets.backoffice.routes.js';
 import { type DeliveryRoutesOptions, assetsDeliveryRoutes } from './assets/assets.delivery.routes.js';
@@ -43,6 +44,9 @@ export { isPublishedStatus, mediaPlaces } from './tenancy/tenancy.places.js';
 export type { StagedFile } from './assets/assets.service.js';
 export type { WebhooksOptions } from './webhooks/webhooks.service.js';
 export { webhookEventHooks };
+// Revisions: the route builder each kind that keeps them mounts, the write path's header.
+export { revisionRoutes } from './revisions/revisions.routes.js';
+export type { RevisionsService } from './revisions/revisions.service.js';
 
 export function createCoreServices(deps: {
   db: Db;
@@ -55,12 +59,15 @@ export function createCoreServices(deps: {
   webhooks?: WebhooksOptions;
   /** AUDIT_RETENTION_DAYS; 365 when left out. */
   auditRetentionDays?: number;
+  /** REVISION_RETENTION_DAYS; every revision is kept when left out. */
+  revisionRetentionDays?: number | undefined;
 }) {
   const { db, pager, logger, cacheBus } = deps;
   const tenancy = createTenancyService({ db, repo: createTenancyRepository(pager), cacheBus });
   const apiKeys = createApiKeysService({ db, repo: createApiKeysRepository(pager), logger, cacheBus });
   const { assets, delivery: assetDelivery, storage } = createAssetServices({ db, pager, logger, tenancy, cacheBus, options: deps.assets ?? DEFAULT_ASSETS_OPTIONS });
   const audit = createAuditService({ db, pager, jobs: deps.jobs, retentionDays: deps.auditRetentionDays ?? 365 });
+  const revisions = createRevisionsService({ db, pager, jobs: deps.jobs, retentionDays: deps.revisionRetentionDays });
   return {
     tenancy,
     apiKeys,
@@ -71,7 +78,9 @@ export function createCoreServices(deps: {
     assetDelivery,
     audit,
     /** The Backoffice's writes: one transaction each, with their audit entry (route config `around`). */
-    auditedWrites: auditedWrites(audit),
+    auditedWrites: auditedWrites(audit, revisions),
+    /** Revisions of the kinds that keep them: written by auditedWrites, served by `revisionRoutes`. */
+    revisions,
     webhooks: createWebhooksService({ db, pager, jobs: deps.jobs, options: deps.webhooks ?? DEFAULT_WEBHOOKS_OPTIONS }),
     /** Where uploaded files live; closed with the app. */
     storage,
