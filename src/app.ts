@@ -133,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // DATABASE_READ_URL: the database of the contexts of the reads the Reader and Public trees mark `replica`.
   app.decorate('readDb', database.readDb ?? database.db);
   app.decorate('idempotencyKeys', idempotencyStore(database.db));
+  app.decorate('revisions', services.core.revisions);
   app.decorate('routeTable', []);
   app.decorate('operationIds', new Set<string>());
   app.decorate('openapiTags', new Map<string, string>());

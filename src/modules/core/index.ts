@@ -44,9 +44,6 @@ export { isPublishedStatus, mediaPlaces } from './tenancy/tenancy.places.js';
 export type { StagedFile } from './assets/assets.service.js';
 export type { WebhooksOptions } from './webhooks/webhooks.service.js';
 export { webhookEventHooks };
-// Revisions: the route builder each kind that keeps them mounts, the write path's header.
-export { revisionRoutes } from './revisions/revisions.routes.js';
-export type { RevisionsService } from './revisions/revisions.service.js';
 
 export function createCoreServices(deps: {
   db: Db;

@@ -30,7 +30,7 @@ export { readerCategorySchema };
 export function createDocsServices(deps: {
   db: Db;
   pager: Paginator;
-  core: Pick<CoreServices, 'tenancy' | 'categories' | 'revisions'>;
+  core: Pick<CoreServices, 'tenancy' | 'categories'>;
   /** PUBLIC_BASE_URL: the origin of image urls. */
   publicBaseUrl?: string | undefined;
   /** Content authors must be people of the media: community's check, injected by the container. */
@@ -59,7 +59,6 @@ export function createDocsServices(deps: {
     contentTypes,
     templates,
     contents,
-    revisions: core.revisions,
     /**
      * A published content in one language (the asked one, else the media's default, else any)
      * with that language's blocks, as the Reader serves it: what a newsletter sends. 404
@@ -84,7 +83,7 @@ export type DocsServices = ReturnType<typeof createDocsServices>;
 export const docsBackofficeRoutes: FastifyPluginAsyncZod<{ docs: DocsServices }> = async (app, { docs }) => {
   recordBackofficeRoutes(app, contentTypeRecord, docs.contentTypes);
   await app.register(templatesBackofficeRoutes, { templates: docs.templates });
-  await app.register(contentsBackofficeRoutes, { contents: docs.contents, mappers: docs.mappers, revisions: docs.revisions });
+  await app.register(contentsBackofficeRoutes, { contents: docs.contents, mappers: docs.mappers });
 };
 
 /** Docs' Reader routes under /api/media/v1. */

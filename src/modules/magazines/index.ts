@@ -30,7 +30,7 @@ export async function issueExists(db: Executor, mediaId: string, issueId: string
 export function createMagazinesServices(deps: {
   db: Db;
   pager: Paginator;
-  core: Pick<CoreServices, 'tenancy' | 'revisions'>;
+  core: Pick<CoreServices, 'tenancy'>;
   docs: DocsServices;
   /** PUBLIC_BASE_URL: the origin of image urls. */
   publicBaseUrl?: string | undefined;
@@ -44,7 +44,6 @@ export function createMagazinesServices(deps: {
     mappers: issueMappers(imageUrls(deps.publicBaseUrl)),
     docs,
     tenancy: core.tenancy,
-    revisions: core.revisions,
   };
 }
 
@@ -53,7 +52,7 @@ export type MagazinesServices = ReturnType<typeof createMagazinesServices>;
 /** Every /magazines/v2 Backoffice route. */
 export const magazinesBackofficeRoutes: FastifyPluginAsyncZod<{ magazines: MagazinesServices }> = async (app, { magazines }) => {
   recordBackofficeRoutes(app, issueTypeRecord, magazines.issueTypes);
-  await app.register(issuesBackofficeRoutes, { issues: magazines.issues, mappers: magazines.mappers, revisions: magazines.revisions });
+  await app.register(issuesBackofficeRoutes, { issues: magazines.issues, mappers: magazines.mappers });
 };
 
 /** Magazines' Reader routes under /api/media/v1. */

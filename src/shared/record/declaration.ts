@@ -10,6 +10,7 @@ import type { ErrorStatus, Tag } from '../http/route.js';
 import type { Keyset, Paginator } from '../paging.js';
 import type { Permission } from '../permissions.js';
 import type { LiveIds, Reference } from './references.js';
+import type { DiffKeys } from '../json-diff.js';
 import { recordService } from './service.js';
 
 /** An area's Backoffice permissions, which its records share. */
@@ -83,6 +84,11 @@ export interface RecordDeclaration<L extends string = string> {
    * `/api/public/<group>/v2`, the list under its media and the record by id.
    */
   public?: { group: string };
+  /**
+   * Keeps revisions (CONVENTIONS, "Revisions"): each write adds one, served under the record's
+   * path; `keys` names each array's entries in a diff (`{locales: 'locale'}`).
+   */
+  revisions?: { keys: DiffKeys };
 }
 
 /** Declares a record kind (an identity that checks the declaration's shape). */

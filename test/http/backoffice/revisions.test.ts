@@ -206,3 +206,71 @@ describe('issue revisions', () => {
     expect((await revisionsOf(path))[0]).toMatchObject({ number: 9, action: 'reverted' });
   });
 });
+
+describe('the other kinds that keep revisions', () => {
+  /** A write, then a revert to revision 1: the record as it was, as revision 3. */
+  const roundTrip = async (path: string, patch: () => Promise<{ statusCode: number }>) => {
+    expect((await patch()).statusCode).toBe(200);
+    const one = await snapshotOf(path, 1);
+    const reverted = await api.post(`${path}/revisions/1/restore`);
+    expect(reverted.statusCode, reverted.body).toBe(200);
+    expect(withoutUpdatedAt(reverted.json().data)).toEqual(withoutUpdatedAt(one.record));
+    expect((await revisionsOf(path)).map((r) => r.action)).toEqual(['reverted', 'updated', 'created']);
+  };
+
+  it('keeps revisions of a declared record (a webpage) and of a template', async () => {
+    const statuses = fx.statuses;
+    const page = await api.post('/publisher/v2/webpages', { key: `about-${randomUUID().slice(0, 8)}`, status_id: statuses.draft, locales: [{ locale: 'en', title: 'About', body_html: '<p>Us</p>' }] });
+    expect(page.statusCode).toBe(201);
+    const webpage = `/publisher/v2/webpages/${page.json().data.id}`;
+    await roundTrip(webpage, () => api.patch(webpage, { locales: [{ locale: 'fr', title: 'À propos', body_html: '<p>Nous</p>' }] }));
+    const diff = await diffOf(webpage, 2);
+    expect(paths(diff.changes).filter((p) => !p.endsWith('/updated_at'))).toEqual(['add /locales/fr', 'remove /locales/en']);
+
+    const template = `/docs/v2/templates/${fx.templateId}`;
+    const before = (await revisionsOf(template)).length;
+    expect((await api.patch(template, { name: 'Renamed' })).statusCode).toBe(200);
+    const after = await revisionsOf(template);
+    expect(after).toHaveLength(before + 1);
+    expect(after[0]).toMatchObject({ action: 'updated', operation_id: 'updateTemplate' });
+  });
+
+  it('keeps revisions of a profile with its blocks and their entries', async () => {
+    const { communityFixture, createProfile } = await import('../../setup/community.js');
+    const community = await communityFixture(api, media.workspaceId);
+    const person = await createProfile(api, community, 'people');
+    const path = `/community/v2/people/${person.id}`;
+    const content = await createContent(api, fx);
+    await roundTrip(path, () => api.put(`${path}/blocks`, { blocks: [{ key: 'bio', locales: [{ locale: 'en', title: 'Bio' }] }] }));
+    expect((await snapshotOf(path, 3)).record.blocks).toEqual([]);
+    const blocks = await api.put(`${path}/blocks`, { blocks: [{ key: 'links', locales: [{ locale: 'en', title: 'Links' }] }] });
+    const block = (blocks.json().data as Array<{ id: string }>)[0]!;
+    expect((await api.put(`${path}/blocks/${block.id}/entries`, { entries: [{ content_id: content.id }] })).statusCode).toBe(200);
+    const latest = await revisionsOf(path);
+    expect(latest[0]).toMatchObject({ number: 5, action: 'updated', operation_id: 'replacePersonBlockEntries' });
+    const changes = (await diffOf(path, 5)).changes.filter((c) => !c.path.endsWith('/updated_at'));
+    expect(changes.map((c) => c.op)).toEqual(['add']);
+    expect(changes[0]!.path).toMatch(new RegExp(`^/blocks/${block.id}/entries/[0-9a-f-]{36}$`));
+  });
+});
+
+describe('retention', () => {
+  it('prunes revisions older than REVISION_RETENTION_DAYS, never the latest of a record', async () => {
+    const content = await createContent(api, fx);
+    const path = `/docs/v2/contents/${content.id}`;
+    expect((await api.patch(path, { is_archived: true })).statusCode).toBe(200);
+    const { createRevisionsService } = await import('../../../src/modules/core/revisions/revisions.service.js');
+    const noJobs = { queue: () => ({ send: async () => undefined }) } as never;
+    const pager = undefined as never;
+    const kept = createRevisionsService({ db: ctx.database.db, pager, jobs: noJobs });
+    expect(await kept.prune(new Date(Date.now() + 1000 * 86_400_000))).toBe(0);
+    const pruning = createRevisionsService({ db: ctx.database.db, pager, jobs: noJobs, retentionDays: 30 });
+    expect(await pruning.hasExpired()).toBe(false);
+    const later = new Date(Date.now() + 31 * 86_400_000);
+    expect(await pruning.hasExpired(later)).toBe(true);
+    expect(await pruning.prune(later)).toBeGreaterThanOrEqual(1);
+    const left = await revisionsOf(path);
+    expect(left.map((r) => [r.number, r.action])).toEqual([[2, 'updated']]);
+    expect((await api.get(`${path}/revisions/2`)).statusCode).toBe(200);
+  });
+});

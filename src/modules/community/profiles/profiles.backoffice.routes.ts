@@ -5,7 +5,9 @@ import { backofficeResource, orderedSetRoutes } from '../../../shared/http/resou
 import { route } from '../../../shared/http/route.js';
 import { dataOf, idParams } from '../../../shared/schemas.js';
 import { workspaceTransferRoute } from '../../../shared/workspace.js';
+import { revisionRoutes } from '../../../shared/http/revisions.js';
 import { communityTags } from '../community.tags.js';
+import { profileRevisions } from './profiles.revisions.js';
 import type { KindDef } from './profiles.kind.js';
 import type { ProfileKind } from './profiles.kinds.js';
 import { type ProfileMappers, toBlockEntry, toOccurrence, toProfileBlock, toSchedule } from './profiles.mappers.js';
@@ -47,7 +49,12 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
     const write = 'community:write' as const;
     const read = 'community:read' as const;
     const kindName = def.record;
-    const resource = backofficeResource(app, { path, names: def.names, tag, item: recordSchemaOf(def), map: mappers.toBackoffice(def), read, write, kind: kindName, lock: profiles.rows });
+    // Every write of the profile, of its blocks, entries or schedules, adds a revision of the whole profile.
+    const source = profileRevisions(def, profiles, mappers);
+    const revises = { source };
+    const ofBlock = { source, part: 'blocks' };
+    const resource = backofficeResource(app, { path, names: def.names, tag, item: recordSchemaOf(def), map: mappers.toBackoffice(def), read, write, kind: kindName, lock: profiles.rows, revises });
+    revisionRoutes(app, { path, names: def.names, label: One.toLowerCase(), source, tag, read, write });
 
     resource.list({ summary: `List ${kind}`, description: `Live ${kind} of the media, newest first.` }, (ctx, query) => profiles.list(ctx, kind, query));
     resource.create(
@@ -85,7 +92,7 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       tag,
       read,
       write,
-      record: { kind: kindName },
+      record: { kind: kindName, revises },
       lock: profiles.rows,
       get: { operationId: `get${One}Metadata`, summary: `${One} metadata: all` },
       replace: {
@@ -108,7 +115,7 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       description: 'Moves the record to another profile type of the media and of its kind (400 otherwise). Fields the new type does not allow stay stored but are no longer served.',
       tag,
       access: { permission: write },
-      record: { kind: kindName },
+      record: { kind: kindName, revises },
       params: idParams,
       body: profileTypeSwitchBody,
       response: { 200: dataOf(recordSchemaOf(def)) },
@@ -122,6 +129,7 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       tag,
       permission: write,
       kind: kindName,
+      revises,
       transfer: (ctx, id, target) => profiles.transfer(ctx, kind, id, target),
     });
 
@@ -131,7 +139,7 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       tag,
       read,
       write,
-      record: { kind: kindName },
+      record: { kind: kindName, revises },
       lock: profiles.rows,
       get: { operationId: `list${One}Blocks`, summary: `${One} blocks: all` },
       replace: {
@@ -153,7 +161,7 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       description: 'Changes the key and/or the titles (the complete set of languages) of one block.',
       tag,
       access: { permission: write },
-      record: { kind: 'block', param: 'block_id' },
+      record: { kind: 'block', param: 'block_id', revises: ofBlock },
       version: { read: `list${One}Blocks`, lock: profiles.rows },
       params: blockParams,
       body: profileBlockUpdateBody,
@@ -166,7 +174,7 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       tag,
       read,
       write,
-      record: { kind: 'block', param: 'block_id' },
+      record: { kind: 'block', param: 'block_id', revises: ofBlock },
       lock: profiles.rows,
       get: { operationId: `list${One}BlockEntries`, summary: `${One} block entries: all`, description: 'The entries of a block (spec 2.14), in order.' },
       replace: {
@@ -189,7 +197,7 @@ export const profilesBackofficeRoutes: FastifyPluginAsyncZod<ProfilesRoutesOptio
       tag,
       read,
       write,
-      record: { kind: 'event' },
+      record: { kind: 'event', revises },
       lock: profiles.rows,
       get: { operationId: 'listEventSchedules', summary: 'Event schedules: all' },
       replace: {

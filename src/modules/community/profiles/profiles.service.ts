@@ -1,3 +1,4 @@
+import { aggregateRows } from '../../../shared/revisions.js';
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../../db/client.js';
 import { blockReferences, storeBlock } from '../../../shared/blocks.js';
@@ -206,6 +207,8 @@ export function createProfilesService(deps: { db: Db; repo: ProfilesRepository; 
   return {
     /** The profile's row, locked by a conditional write while If-Match is compared. */
     rows: { lock: (tx: Executor, id: string, mediaId: string) => repo.tree.lock(tx, id, mediaId) },
+    /** The whole profile tree's rows, as its revisions keep them. */
+    revisionRows: aggregateRows(repo.tree),
     list: (ctx: RequestContext, kind: ProfileKind, query: PagingQuery) => repo.list(ctx.db, ctx.mediaId, kind, query),
 
     get: (ctx: RequestContext, kind: ProfileKind, id: string) => load(ctx.db, ctx.mediaId, kind, id),

@@ -24,11 +24,11 @@ import {
 import type { ContentsService } from './contents.service.js';
 import { contentAggregate } from './contents.repository.js';
 import { contentRevisions } from './contents.revisions.js';
-import { type RevisionsService, revisionRoutes } from '../../core/index.js';
+import { revisionRoutes } from '../../../shared/http/revisions.js';
 
-export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: ContentsService; mappers: ContentMappers; revisions: RevisionsService }> = async (
+export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: ContentsService; mappers: ContentMappers }> = async (
   app,
-  { contents, mappers, revisions },
+  { contents, mappers },
 ) => {
   const { toBackofficeContent, toContentBlock } = mappers;
   // Every write of a content, or of one of its blocks, adds a revision of the whole content.
@@ -209,5 +209,5 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
     },
   });
 
-  revisionRoutes(app, { path: '/contents', names: { one: 'Content' }, label: 'content', source, revisions, tag: docsTags.contents, read: 'docs:read', write: 'docs:write' });
+  revisionRoutes(app, { path: '/contents', names: { one: 'Content' }, label: 'content', source, tag: docsTags.contents, read: 'docs:read', write: 'docs:write' });
 };

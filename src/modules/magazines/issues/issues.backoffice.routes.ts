@@ -22,16 +22,13 @@ import {
 import type { IssuesService } from './issues.service.js';
 import { blockRecord, issueRecord, sectionContentRecord, sectionRecord } from './issues.repository.js';
 import { issueRevisions } from './issues.revisions.js';
-import { type RevisionsService, revisionRoutes } from '../../core/index.js';
+import { revisionRoutes } from '../../../shared/http/revisions.js';
 
 /** The permissions of every route here: magazines' read and write. */
 const access = { read: 'magazines:read', write: 'magazines:write' } as const;
 
 /** /magazines/v2: issues, sections, section blocks, slots and section contents. */
-export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesService; mappers: IssueMappers; revisions: RevisionsService }> = async (
-  app,
-  { issues, mappers, revisions },
-) => {
+export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesService; mappers: IssueMappers }> = async (app, { issues, mappers }) => {
   const { toIssue, toSection, toBlock, toSlot, toSectionContent } = mappers;
   // Every write of an issue or of a part of its tree (sections, blocks, slots, section contents) adds a revision of the issue.
   const source = issueRevisions(issues, mappers);
@@ -220,5 +217,5 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   );
   sectionContent.remove({ summary: 'Remove a content from its section (soft)', version: null }, issues.removeSectionContent);
 
-  revisionRoutes(app, { path: '/issues', names: { one: 'Issue' }, label: 'issue', source, revisions, tag: magazinesTags.issues, ...access });
+  revisionRoutes(app, { path: '/issues', names: { one: 'Issue' }, label: 'issue', source, tag: magazinesTags.issues, ...access });
 };

@@ -1,10 +1,29 @@
 import { z } from 'zod';
-import { list, one } from '../../../shared/envelopes.js';
-import { type Tag, type ZodApp, route } from '../../../shared/http/route.js';
-import type { Permission } from '../../../shared/permissions.js';
-import type { RevisionSource } from '../../../shared/revisions.js';
-import { dataOf, isoTimestamp, listOf, pagingQuery, uuid } from '../../../shared/schemas.js';
-import type { RevisionsService } from './revisions.service.js';
+import type { RequestContext } from '../context.js';
+import { list, one } from '../envelopes.js';
+import type { Page } from '../paging.js';
+import type { Permission } from '../permissions.js';
+import type { RevisionSource } from '../revisions.js';
+import { type PagingQuery, dataOf, isoTimestamp, listOf, oncePer, pagingQuery, uuid } from '../schemas.js';
+import { type Tag, type ZodApp, route } from './route.js';
+
+type RevisionWire = z.output<typeof revisionSchema>;
+
+/** Where revisions are kept (core's revisions service): what the routes below ask of it. */
+export interface RevisionStore<Row = unknown> {
+  page(ctx: RequestContext, source: RevisionSource, recordId: string, query: PagingQuery): Promise<Page<Row>>;
+  toWire(row: Row): RevisionWire;
+  get(ctx: RequestContext, source: RevisionSource, recordId: string, number: number): Promise<RevisionWire & { record: unknown }>;
+  diff(ctx: RequestContext, source: RevisionSource, recordId: string, number: number, to: number | 'current' | undefined): Promise<z.input<typeof diffSchema>>;
+  revert(ctx: RequestContext, source: RevisionSource, recordId: string, number: number): Promise<unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The revisions of the kinds that keep them (buildApp decorates it with core's service). */
+    revisions: RevisionStore;
+  }
+}
 
 export const revisionSchema = z
   .object({
@@ -46,6 +65,13 @@ const diffQuery = z
   })
   .strict();
 
+/** A revision with its snapshot's schema: made once per snapshot schema (a component id is registered once). */
+const revisionWith = (record: z.ZodType, one: string) => withRecordOf(record)(one);
+const withRecordOf = oncePer((record: z.ZodType) => {
+  let made: z.ZodType | undefined;
+  return (one: string) => (made ??= revisionSchema.extend({ record }).meta({ id: `${one}Revision` }));
+});
+
 /**
  * The revision routes of a record kind that keeps them, under its record path (`/contents/:id`):
  * list, one with its snapshot, a diff, and a revert (`…/restore`, a write of its own whose revision
@@ -53,11 +79,13 @@ const diffQuery = z
  */
 export function revisionRoutes(
   app: ZodApp,
-  o: { path: string; names: { one: string }; label: string; source: RevisionSource; revisions: RevisionsService; tag: Tag; read: Permission; write: Permission },
+  o: { path: string; names: { one: string }; label: string; source: RevisionSource; tag: Tag; read: Permission; write: Permission },
 ) {
-  const { source, revisions } = o;
+  const { source } = o;
+  // The store is the app's, read when a request comes (the routes are declared before it is decorated in a test's own app).
+  const store = (reply: { server: { revisions: RevisionStore } }) => reply.server.revisions;
   const base = `${o.path}/:id/revisions`;
-  const withRecord = revisionSchema.extend({ record: o.source.schema }).meta({ id: `${o.names.one}Revision` });
+  const withRecord = revisionWith(o.source.schema, o.names.one);
   route(app, {
     method: 'GET',
     url: base,
@@ -69,7 +97,7 @@ export function revisionRoutes(
     params: z.object({ id: uuid }),
     querystring: pagingQuery,
     response: { 200: listOf(revisionSchema) },
-    handler: async (ctx, { params, query }, reply) => list(reply.request, await revisions.page(ctx, source, params.id, query), revisions.toWire),
+    handler: async (ctx, { params, query }, reply) => list(reply.request, await store(reply).page(ctx, source, params.id, query), store(reply).toWire),
   });
   route(app, {
     method: 'GET',
@@ -81,7 +109,7 @@ export function revisionRoutes(
     access: { permission: o.read },
     params: revisionParams,
     response: { 200: dataOf(withRecord) },
-    handler: async (ctx, { params }) => one(await revisions.get(ctx, source, params.id, params.number)),
+    handler: async (ctx, { params }, reply) => one(await store(reply).get(ctx, source, params.id, params.number)),
   });
   route(app, {
     method: 'GET',
@@ -95,7 +123,7 @@ export function revisionRoutes(
     params: revisionParams,
     querystring: diffQuery,
     response: { 200: dataOf(diffSchema) },
-    handler: async (ctx, { params, query }) => one(await revisions.diff(ctx, source, params.id, params.number, query.to)),
+    handler: async (ctx, { params, query }, reply) => one(await store(reply).diff(ctx, source, params.id, params.number, query.to)),
   });
   route(app, {
     method: 'POST',
@@ -109,6 +137,6 @@ export function revisionRoutes(
     params: revisionParams,
     response: { 200: dataOf(o.source.schema) },
     errors: [409],
-    handler: async (ctx, { params }) => one(await revisions.revert(ctx, source, params.id, params.number)),
+    handler: async (ctx, { params }, reply) => one((await store(reply).revert(ctx, source, params.id, params.number)) as z.input<typeof o.source.schema>),
   });
 }
