@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { aggregateRows, type RevisionSource } from '../../../shared/revisions.js';
 import { docsErrors } from '../docs.errors.js';
 import type { ContentMappers } from './contents.mappers.js';
-import { contentAggregate } from './contents.repository.js';
+import { type ContentBlockRow, contentAggregate } from './contents.repository.js';
 import { contentBlockSchema, contentSchema, metadataEntrySchema } from './contents.schemas.js';
 import type { ContentsService } from './contents.service.js';
 
@@ -21,10 +21,15 @@ export function contentRevisions(contents: ContentsService, mappers: ContentMapp
     keys: { locales: 'locale', 'locales.authors': 'profile_id', content_categories: 'category_id', blocks: 'id', metadata: 'key' },
     rows,
     notFound: docsErrors.contentNotFound,
-    load: async (ctx, id) => ({
-      ...mappers.toBackofficeContent(await contents.get(ctx, id)),
-      blocks: (await contents.blocks(ctx, id)).map(mappers.toContentBlock),
-      metadata: (await contents.metadata(ctx, id)).map((m) => ({ key: m.key, value: m.value })),
-    }),
+    // One statement: the whole tree, its blocks in the blocks route's order (by locale, then position).
+    load: async (ctx, id) => {
+      const tree = await contents.tree(ctx, id);
+      const byLocale = [...tree.locales].sort((a, b) => (a.locale < b.locale ? -1 : a.locale > b.locale ? 1 : 0));
+      return {
+        ...mappers.toBackofficeContent(tree),
+        blocks: byLocale.flatMap((l) => l.blocks.map((b) => mappers.toContentBlock({ ...b, locale: l.locale } as unknown as ContentBlockRow))),
+        metadata: tree.metadata.map((m) => ({ key: m.key, value: m.value })),
+      };
+    },
   };
 }
