@@ -132,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     webhooks: { allowPrivate: config.webhookAllowPrivate, retryBaseMs: config.webhookRetryBaseMs, deliveryRetentionDays: config.webhookDeliveryRetentionDays },
     auditRetentionDays: config.auditRetentionDays,
+    revisionRetentionDays: config.revisionRetentionDays,
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, leaseSeconds: config.mailLeaseSeconds, ...(deps.mailTransport && { transport: deps.mailTransport }) },
     ...(deps.secret && { secret: deps.secret }),
   });
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // DATABASE_READ_URL: the database of the contexts of the reads the Reader and Public trees mark `replica`.
   app.decorate('readDb', database.readDb ?? database.db);
   app.decorate('idempotencyKeys', idempotencyStore(database.db));
+  app.decorate('revisions', services.core.revisions);
   app.decorate('routeTable', []);
   app.decorate('operationIds', new Set<string>());
   app.decorate('openapiTags', new Map<string, string>());

@@ -146,6 +146,8 @@ const envSchema = z.object({
   WEBHOOK_DELIVERY_RETENTION_DAYS: positiveInt(30),
   // Audit log entries older than this many days are pruned daily.
   AUDIT_RETENTION_DAYS: positiveInt(365),
+  // Revisions older than this many days are pruned daily (a record's latest never); unset: all kept.
+  REVISION_RETENTION_DAYS: z.string().regex(/^\d+$/, 'must be a positive integer').transform(Number).pipe(z.int().min(1).max(10_000_000)).optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -212,6 +214,8 @@ export interface Config {
   /** Days an ended webhook delivery and its tries are kept. */
   webhookDeliveryRetentionDays: number;
   auditRetentionDays: number;
+  /** Days a revision is kept (a record's latest always); undefined: every revision is kept. */
+  revisionRetentionDays: number | undefined;
   /** S3-compatible storage, used instead of STORAGE_DIR when set. */
   s3:
     | {
@@ -293,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     webhookDeliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    revisionRetentionDays: e.REVISION_RETENTION_DAYS,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

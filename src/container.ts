@@ -28,6 +28,8 @@ export async function createServices(deps: {
   webhooks?: WebhooksOptions;
   /** AUDIT_RETENTION_DAYS; the default when left out. */
   auditRetentionDays?: number;
+  /** REVISION_RETENTION_DAYS; every revision kept when left out. */
+  revisionRetentionDays?: number | undefined;
   /** SMTP_URL, MAIL_FROM, MAIL_LEASE_SECONDS; or a transport of the caller's (tests, bench). */
   mail?: { smtpUrl?: string | undefined; from: string; leaseSeconds: number; transport?: MailTransport };
   /** Invalidation of access-deciding caches across instances (Redis); local only when left out. */
@@ -40,7 +42,7 @@ export async function createServices(deps: {
   const pager = new Paginator(await secret('cursor_hmac_key'));
   // One pg-boss for every module's queue (messenger's sends, core's webhook deliveries).
   const jobs = createJobRunner({ db: deps.db, logger: deps.logger });
-  const core = createCoreServices({ db: deps.db, pager, logger: deps.logger, jobs, cacheBus, ...(deps.assets && { assets: deps.assets }), ...(deps.webhooks && { webhooks: deps.webhooks }), ...(deps.auditRetentionDays && { auditRetentionDays: deps.auditRetentionDays }) });
+  const core = createCoreServices({ db: deps.db, pager, logger: deps.logger, jobs, cacheBus, ...(deps.assets && { assets: deps.assets }), ...(deps.webhooks && { webhooks: deps.webhooks }), ...(deps.auditRetentionDays && { auditRetentionDays: deps.auditRetentionDays }), revisionRetentionDays: deps.revisionRetentionDays });
   // Content authors must be people of the media, a `profiles` block's ids profiles of it, and readers see
   // only published ones: community's public lookups, so docs never reads community's tables.
   const missingOf = (kind: ProfileKind | null) => async (db: Executor, mediaId: string, ids: string[]) => {

@@ -366,6 +366,10 @@ export function aggregate<R extends PgTable, P extends PartDefs, V extends strin
   return {
     root,
     parts: options.parts,
+    /** The 409 a unique index answers with (a revert writing rows back). */
+    conflict: options.conflict,
+    /** The root column naming the owner (tenancy). */
+    owner: options.owner,
     /** The select shape for `db.select(agg.columns).from(agg.root)` and paged listings (`rowsAsSelected`). */
     columns: columns as unknown as { [K in keyof Row]: SQL.Aliased<Row[K]> },
 

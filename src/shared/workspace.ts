@@ -1,3 +1,4 @@
+import type { Revises } from './revisions.js';
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
@@ -114,6 +115,8 @@ export function workspaceTransferRoute(
     permission: Permission;
     /** The record's kind on the wire (its webhook event and audit entry). */
     kind: string;
+    /** The record's revisions, when its kind keeps them. */
+    revises?: Revises;
     transfer: (ctx: RequestContext, id: string, target: WorkspaceTransfer) => Promise<void>;
   },
 ) {
@@ -126,7 +129,7 @@ export function workspaceTransferRoute(
       'Moves the record to a workspace of the same media with a status there. A workspace of another media is a 404, a status of another media a 400.',
     tag: def.tag,
     access: { permission: def.permission },
-    record: { kind: def.kind },
+    record: { kind: def.kind, ...(def.revises && { revises: def.revises }) },
     params: idParams,
     body: workspaceTransferBody,
     response: { 204: noContent },

@@ -14,6 +14,7 @@ import { checkIfMatch, declaredVersions, ifMatchHeader, validators } from '../..
 import type { RequestContext } from '../../shared/context.js';
 import { hookList } from '../../shared/http/hooks.js';
 import { documentRoute, withHeader } from '../../shared/http/route.js';
+import { revisionNoteHeader } from '../../shared/revisions.js';
 
 export interface TreeOptions {
   config: Config;
@@ -58,6 +59,8 @@ export const backofficeTree: FastifyPluginAsync<TreeOptions> = async (app, optio
       route.schema = { ...route.schema, headers: withHeader(route.schema?.headers, 'if-match', ifMatchHeader) };
       route.config = { ...route.config, errors: [...(route.config?.errors ?? []), 412] };
     }
+    // A write that adds a revision takes its note (X-Revision-Note, kept with the revision).
+    if (route.config.record?.revises) route.schema = { ...route.schema, headers: withHeader(route.schema?.headers, 'x-revision-note', revisionNoteHeader) };
     documentRoute(app, route, [401, 403, 429]);
     route.schema = { ...route.schema, security: [{ apiKey: [] }] };
     // Every answer with a record or a list carries its ETag (conditional.ts `validators`).

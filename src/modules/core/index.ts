@@ -7,6 +7,7 @@ import type { Paginator } from '../../shared/paging.js';
 import { auditBackofficeRoutes } from './audit/audit.backoffice.routes.js';
 import { createAuditService } from './audit/audit.service.js';
 import { auditedWrites } from './audit/audit.writes.js';
+import { createRevisionsService } from './revisions/revisions.service.js';
 import { apiKeysBackofficeRoutes } from './api-keys/api-keys.backoffice.routes.js';
 import { assetsBackofficeRoutes } from './assets/assets.backoffice.routes.js';
 import { type DeliveryRoutesOptions, assetsDeliveryRoutes } from './assets/assets.delivery.routes.js';
@@ -66,12 +67,15 @@ export function createCoreServices(deps: {
   webhooks?: WebhooksOptions;
   /** AUDIT_RETENTION_DAYS; 365 when left out. */
   auditRetentionDays?: number;
+  /** REVISION_RETENTION_DAYS; every revision is kept when left out. */
+  revisionRetentionDays?: number | undefined;
 }) {
   const { db, pager, logger, cacheBus } = deps;
   const tenancy = createTenancyService({ db, repo: createTenancyRepository(pager), cacheBus });
   const apiKeys = createApiKeysService({ db, repo: createApiKeysRepository(pager), logger, cacheBus });
   const { assets, delivery: assetDelivery, storage } = createAssetServices({ db, pager, logger, tenancy, cacheBus, options: deps.assets ?? DEFAULT_ASSETS_OPTIONS });
   const audit = createAuditService({ db, pager, jobs: deps.jobs, retentionDays: deps.auditRetentionDays ?? 365 });
+  const revisions = createRevisionsService({ db, pager, jobs: deps.jobs, retentionDays: deps.revisionRetentionDays });
   return {
     tenancy,
     apiKeys,
@@ -83,7 +87,9 @@ export function createCoreServices(deps: {
     assetDelivery,
     audit,
     /** The Backoffice's writes: one transaction each, with their audit entry (route config `around`). */
-    auditedWrites: auditedWrites(audit),
+    auditedWrites: auditedWrites(audit, revisions),
+    /** Revisions of the kinds that keep them: written by auditedWrites, served by `revisionRoutes`. */
+    revisions,
     webhooks: createWebhooksService({ db, pager, jobs: deps.jobs, options: deps.webhooks ?? DEFAULT_WEBHOOKS_OPTIONS }),
     /** Where uploaded files live; closed with the app. */
     storage,

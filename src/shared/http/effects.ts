@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/client.js';
+import type { Revises } from '../revisions.js';
 
 /**
  * What a route does beyond its answer, declared with the route (`route()`) or by the mechanism
@@ -27,6 +28,8 @@ export interface RecordEffect {
   param?: string;
   /** false: the write is audited but sends no webhook event (the webhooks' own routes). */
   webhooks?: false;
+  /** The record whose revisions the write adds one to (shared/revisions.ts): this one, or the one it is a part of. */
+  revises?: Revises;
 }
 
 /** A record row that can be locked for the rest of a transaction: false when there is none. */

@@ -3,6 +3,7 @@ import { list, one } from '../envelopes.js';
 import type { Page } from '../paging.js';
 import type { Permission } from '../permissions.js';
 import { type PagingQuery, dataOf, idParams, listOf, noContent, pagingQuery, uuid } from '../schemas.js';
+import type { Revises } from '../revisions.js';
 import type { Lockable, RecordEffect, VersionSource } from './effects.js';
 import { type ErrorStatus, type RequestContext, type Tag, type ZodApp, route } from './route.js';
 
@@ -36,6 +37,8 @@ export interface ResourceOptions<Row, Item extends z.ZodType> {
   lock?: Lockable;
   /** false: writes are audited but send no webhook event. */
   webhooks?: false;
+  /** Each write adds a revision to this record (its own, or the one it is a part of: shared/revisions.ts). */
+  revises?: Revises;
 }
 
 type Load<Row> = (ctx: RequestContext, id: string) => Promise<Row>;
@@ -88,7 +91,7 @@ export function backofficeResource<Row, Item extends z.ZodType>(app: ZodApp, r: 
   const record = `${r.path}/:id`;
   const single = dataOf(r.item);
   const base = { tag: r.tag };
-  const effect = { kind: r.kind, ...(r.webhooks === false && { webhooks: false as const }) };
+  const effect = { kind: r.kind, ...(r.webhooks === false && { webhooks: false as const }), ...(r.revises && { revises: r.revises }) };
   /** A doc's route fields, without the version source (only an update or delete has one). */
   const plain = <D extends Doc>({ version: _version, ...rest }: D) => rest;
   /** An update's or delete's version: the record's GET, unless the doc names another (or none). */

@@ -11,6 +11,7 @@ import type { ErrorStatus, Tag } from '../http/route.js';
 import type { Keyset, Paginator } from '../paging.js';
 import type { Permission } from '../permissions.js';
 import { type InUse, type LiveIds, type Reference, type Use, checkUses } from './references.js';
+import type { DiffKeys } from '../json-diff.js';
 import { type RecordService, recordService } from './service.js';
 
 /** An area's Backoffice permissions, which its records share. */
@@ -106,6 +107,11 @@ export interface RecordDeclaration<L extends string = string, U extends string =
     /** `true`: the twin of a Reader list the area declares itself (with filters or assocs of its own), beside the read's. */
     list?: true;
   };
+  /**
+   * Keeps revisions (CONVENTIONS, "Revisions"): each write adds one, served under the record's
+   * path; `keys` names each array's entries in a diff (`{locales: 'locale'}`).
+   */
+  revisions?: { keys: DiffKeys };
 }
 
 /** Declares a record kind (an identity that checks the declaration's shape). */

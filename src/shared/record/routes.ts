@@ -4,6 +4,8 @@ import type { Lockable } from '../http/effects.js';
 import { publicTwin } from '../http/public.js';
 import { readerRecordRoutes, recordListRoute } from '../http/records.js';
 import { backofficeResource } from '../http/resource.js';
+import { revisionRoutes } from '../http/revisions.js';
+import { type RevisionSource, aggregateRows } from '../revisions.js';
 import type { ZodApp } from '../http/route.js';
 import { isUuid } from '../ids.js';
 import type { PagingQuery } from '../schemas.js';
@@ -17,9 +19,28 @@ export function toWireOf(d: RecordDeclaration): (row: unknown) => never {
   return (row) => wireOf(row, plan) as never;
 }
 
-/** A declared record's standard Backoffice routes: list, create, by id, update (PATCH, or PUT for a replace), delete and restore (or those it offers). */
+/** A declared record's revisions (when it keeps them): its Backoffice wire shape, its aggregate's rows. */
+function declaredRevisions(d: RecordDeclaration, service: DeclaredService): RevisionSource | undefined {
+  if (!d.revisions) return undefined;
+  const map = toWireOf(d);
+  return {
+    kind: d.kind,
+    schema: d.schemas.item,
+    keys: d.revisions.keys,
+    rows: aggregateRows(d.agg as unknown as Parameters<typeof aggregateRows>[0]),
+    notFound: d.notFound,
+    load: async (ctx, id) => map(await service.get(ctx, id)) as Record<string, unknown>,
+  };
+}
+
+/**
+ * A declared record's standard Backoffice routes: list, create, by id, update (PATCH, or PUT for a
+ * replace), delete and restore (or those it offers), and its revisions' when it keeps them.
+ */
 export function recordBackofficeRoutes(app: ZodApp, d: RecordDeclaration, service: DeclaredService) {
+  const source = declaredRevisions(d, service);
   backofficeResource(app, {
+    ...(source && { revises: { source } }),
     path: d.path,
     names: d.names,
     tag: d.tags.backoffice,
@@ -41,6 +62,7 @@ export function recordBackofficeRoutes(app: ZodApp, d: RecordDeclaration, servic
     ...((d.docs || d.usedBy) && { docs: { ...d.docs, ...(d.usedBy && { remove: { errors: [409], ...d.docs?.remove } }) } }),
     errors: d.errors ?? (d.references ? [404, 409] : [409]),
   });
+  if (source) revisionRoutes(app, { path: d.path, names: d.names, label: d.label, source, tag: d.tags.backoffice, read: d.area.read, write: d.area.write });
 }
 
 /** The record as readers list it (in its Reader view when it has one, the Reader's order), narrowed by a filter when given. */

@@ -23,13 +23,20 @@ import {
 } from './contents.schemas.js';
 import type { ContentsService } from './contents.service.js';
 import { contentAggregate } from './contents.repository.js';
+import { contentRevisions } from './contents.revisions.js';
+import { revisionRoutes } from '../../../shared/http/revisions.js';
 
 export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: ContentsService; mappers: ContentMappers }> = async (
   app,
   { contents, mappers },
 ) => {
   const { toBackofficeContent, toContentBlock } = mappers;
+  // Every write of a content, or of one of its blocks, adds a revision of the whole content.
+  const source = contentRevisions(contents, mappers);
+  const revises = { source };
+  const ofBlock = { source, part: 'locales.blocks' };
   const resource = backofficeResource(app, {
+    revises,
     path: '/contents',
     kind: 'content',
     lock: contentAggregate,
@@ -96,7 +103,7 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
       'Moves the content to another template of the media. Blocks and metadata keys the new template does not allow are refused with 409 `template_incompatible` listing them in `details`, or removed when `drop_incompatible` is true.',
     tag: docsTags.contents,
     access: { permission: 'docs:write' },
-    record: { kind: 'content' },
+    record: { kind: 'content', revises },
     params: idParams,
     body: templateSwitchBody,
     response: { 200: dataOf(contentSchema) },
@@ -111,6 +118,7 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
     tag: docsTags.contents,
     permission: 'docs:write',
     kind: 'content',
+    revises,
     transfer: contents.transfer,
   });
 
@@ -120,7 +128,7 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
     tag: docsTags.contentMetadata,
     read: 'docs:read',
     write: 'docs:write',
-    record: { kind: 'content' },
+    record: { kind: 'content', revises },
     lock: contentAggregate,
     get: { operationId: 'getContentMetadata', summary: 'Content metadata: all' },
     replace: {
@@ -158,7 +166,7 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
       "Adds a block to the entry of `locale` (404 `locale_not_found` when the content has none), at `position` (the blocks from there move down) or at the end. Its kind must be one of the template's `block_kinds` (400); images and related contents must be records of the media (404).",
     tag: docsTags.contentBlocks,
     access: { permission: 'docs:write' },
-    record: { kind: 'block' },
+    record: { kind: 'block', revises: ofBlock },
     params: idParams,
     body: blockCreateBody,
     response: { 201: dataOf(contentBlockSchema) },
@@ -175,7 +183,7 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
       "Moves the block to `position` (the others close ranks), and/or rewrites it: send its `kind` with all of that kind's fields. A question keeps the ids (and votes) of the choices sent back with their `id`.",
     tag: docsTags.contentBlocks,
     access: { permission: 'docs:write' },
-    record: { kind: 'block', param: 'block_id' },
+    record: { kind: 'block', param: 'block_id', revises: ofBlock },
     version: { read: 'listContentBlocks', lock: contentAggregate },
     params: blockParams,
     body: blockUpdateBody,
@@ -191,7 +199,7 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
     description: 'Soft-deletes the block on its own (restoring the content does not bring it back); the blocks after it move up.',
     tag: docsTags.contentBlocks,
     access: { permission: 'docs:write' },
-    record: { kind: 'block', param: 'block_id' },
+    record: { kind: 'block', param: 'block_id', revises: ofBlock },
     version: { read: 'listContentBlocks', lock: contentAggregate },
     params: blockParams,
     response: { 204: noContent },
@@ -200,4 +208,6 @@ export const contentsBackofficeRoutes: FastifyPluginAsyncZod<{ contents: Content
       reply.status(204);
     },
   });
+
+  revisionRoutes(app, { path: '/contents', names: { one: 'Content' }, label: 'content', source, tag: docsTags.contents, read: 'docs:read', write: 'docs:write' });
 };

@@ -404,6 +404,13 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       return tree.metadata;
     },
 
+    /** The whole live content (entries with authors and blocks, categories, metadata), in one statement. */
+    async tree(ctx: RequestContext, id: string) {
+      const tree = await repo.findTree(ctx.db, ctx.mediaId, id);
+      if (!tree) throw docsErrors.contentNotFound();
+      return tree;
+    },
+
     /** Replaces the metadata as a whole; every key must be one of the template's metadata_keys. */
     replaceMetadata: (ctx: RequestContext, id: string, body: MetadataBody) =>
       transaction(ctx, async (tx) => {

@@ -1,13 +1,28 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { backofficeResource } from '../../../shared/http/resource.js';
+import { revisionRoutes } from '../../../shared/http/revisions.js';
+import { type RevisionSource, aggregateRows } from '../../../shared/revisions.js';
+import { docsErrors } from '../docs.errors.js';
 import { docsTags } from '../docs.tags.js';
 import { toTemplate } from './templates.mappers.js';
 import { templateCreateBody, templateSchema, templateUpdateBody } from './templates.schemas.js';
 import type { TemplatesService } from './templates.service.js';
 import { templateAggregate } from './templates.repository.js';
 
+const rows = aggregateRows(templateAggregate);
+
 export const templatesBackofficeRoutes: FastifyPluginAsyncZod<{ templates: TemplatesService }> = async (app, { templates }) => {
+  // A template keeps revisions: its Backoffice shape (block kinds and metadata keys are replaced whole in a diff).
+  const source: RevisionSource = {
+    kind: 'template',
+    schema: templateSchema,
+    keys: {},
+    rows,
+    notFound: docsErrors.templateNotFound,
+    load: async (ctx, id) => toTemplate(await templates.get(ctx, id)),
+  };
   const resource = backofficeResource(app, {
+    revises: { source },
     path: '/templates',
     kind: 'template',
     lock: templateAggregate,
@@ -38,4 +53,5 @@ export const templatesBackofficeRoutes: FastifyPluginAsyncZod<{ templates: Templ
     { summary: 'Restore a removed template', description: 'Idempotent; 409 when a live template has taken its key meanwhile.', errors: [409] },
     templates.restore,
   );
+  revisionRoutes(app, { path: '/templates', names: { one: 'Template' }, label: 'template', source, tag: docsTags.templates, read: 'docs:read', write: 'docs:write' });
 };

@@ -21,6 +21,8 @@ import {
 } from './issues.schemas.js';
 import type { IssuesService } from './issues.service.js';
 import { blockRecord, issueRecord, sectionContentRecord, sectionRecord } from './issues.repository.js';
+import { issueRevisions } from './issues.revisions.js';
+import { revisionRoutes } from '../../../shared/http/revisions.js';
 
 /** The permissions of every route here: magazines' read and write. */
 const access = { read: 'magazines:read', write: 'magazines:write' } as const;
@@ -28,11 +30,15 @@ const access = { read: 'magazines:read', write: 'magazines:write' } as const;
 /** /magazines/v2: issues, sections, section blocks, slots and section contents. */
 export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesService; mappers: IssueMappers }> = async (app, { issues, mappers }) => {
   const { toIssue, toSection, toBlock, toSlot, toSectionContent } = mappers;
+  // Every write of an issue or of a part of its tree (sections, blocks, slots, section contents) adds a revision of the issue.
+  const source = issueRevisions(issues, mappers);
+  const ofPart = (part: string) => ({ source, part });
 
   // ---- Issues
   const issue = backofficeResource(app, {
     path: '/issues',
     kind: 'issue',
+    revises: { source },
     lock: issueRecord,
     names: { one: 'Issue', many: 'Issues' },
     tag: magazinesTags.issues,
@@ -81,6 +87,7 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   const section = backofficeResource(app, {
     path: '/sections',
     kind: 'section',
+    revises: ofPart('sections'),
     lock: sectionRecord,
     names: { one: 'Section', many: 'Sections' },
     tag: magazinesTags.sections,
@@ -114,6 +121,7 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   const sectionContent = backofficeResource(app, {
     path: '/section-contents',
     kind: 'section_content',
+    revises: ofPart('sections.contents'),
     lock: sectionContentRecord,
     names: { one: 'SectionContent', many: 'SectionContents' },
     tag: magazinesTags.sectionContents,
@@ -132,7 +140,7 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
     params: idParams,
     tag: magazinesTags.sectionBlocks,
     ...access,
-    record: { kind: 'section' },
+    record: { kind: 'section', revises: ofPart('sections') },
     lock: sectionRecord,
     get: { operationId: 'listSectionBlocks', summary: 'Blocks of a section', description: 'The whole set in position order, each with its slots.' },
     replace: {
@@ -150,6 +158,7 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
   const block = backofficeResource(app, {
     path: '/section-blocks',
     kind: 'section_block',
+    revises: ofPart('sections.blocks'),
     lock: blockRecord,
     names: { one: 'SectionBlock', many: 'SectionBlocks' },
     tag: magazinesTags.sectionBlocks,
@@ -164,7 +173,7 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
     params: idParams,
     tag: magazinesTags.sectionBlocks,
     ...access,
-    record: { kind: 'section_block' },
+    record: { kind: 'section_block', revises: ofPart('sections.blocks') },
     lock: blockRecord,
     get: { operationId: 'listBlockSlots', summary: 'Slots of a section block' },
     replace: {
@@ -207,4 +216,6 @@ export const issuesBackofficeRoutes: FastifyPluginAsyncZod<{ issues: IssuesServi
     issues.createSectionContent,
   );
   sectionContent.remove({ summary: 'Remove a content from its section (soft)', version: null }, issues.removeSectionContent);
+
+  revisionRoutes(app, { path: '/issues', names: { one: 'Issue' }, label: 'issue', source, tag: magazinesTags.issues, ...access });
 };

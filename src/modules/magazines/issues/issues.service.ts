@@ -184,6 +184,15 @@ export function createIssuesService(deps: {
       return repo.listSections(ctx.db, ctx.mediaId, issueId, query);
     },
 
+    /** The issue's live sections in order, each with its blocks and their slots (an issue's revision). */
+    async sectionLayouts(ctx: RequestContext, issueId: string) {
+      const layouts = [];
+      for (const section of await repo.allSections(ctx.db, ctx.mediaId, issueId)) {
+        layouts.push({ section, blocks: (await repo.layout(ctx.db, ctx.mediaId, section.id))?.blocks ?? [] });
+      }
+      return layouts;
+    },
+
     createSection: async (ctx: RequestContext, issueId: string, input: SectionCreate) => {
       await tenancy.assertLocales(ctx, input.locales);
       return transaction(ctx, async (tx) => {

@@ -53,5 +53,6 @@ export const announcementsCollection = {
     const endsAt = patch.ends_at !== undefined ? patch.ends_at : current.endsAt;
     if (!windowOk(startsAt, endsAt)) throw publisherErrors.invalidWindow('ends_at');
   },
+  revisions: { keys: { locales: 'locale' } },
   reader: { path: '/announcements', view: 'current', list: 'Announcements inside their display window, newest first.' },
 } satisfies PublisherRecord;

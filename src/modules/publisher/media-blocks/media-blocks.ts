@@ -29,5 +29,6 @@ export const mediaBlocksCollection = {
   }),
   ...publisherRecord('/media-blocks', 'media block', 'media blocks', publisherErrors.mediaBlock),
   notes: { create: '`key` is unique among the live media blocks (409 media_block_key_taken); content_html is sanitized, content_text derived.' },
+  revisions: { keys: { locales: 'locale' } },
   reader: { path: '/blocks' },
 } satisfies PublisherRecord;

@@ -94,6 +94,7 @@ export const menusCollection = {
   agg: menuAggregate,
   schemas: menuSchemas,
   ...publisherRecord('/menus', 'menu', 'menus', publisherErrors.menu),
+  revisions: { keys: { locales: 'locale', 'locales.items': 'id', 'locales.items.items': 'id', 'locales.items.items.items': 'id' } },
   reader: { path: '/menus', by: 'key' },
   notes: { create: '`key` is unique among the live menus of the media (409 menu_key_taken); items nest at most 3 levels.' },
   prepare: (input) =>

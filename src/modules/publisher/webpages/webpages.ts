@@ -48,5 +48,6 @@ export const webpagesCollection = {
   ...publisherRecord('/webpages', 'webpage', 'webpages', publisherErrors.webpage),
   notes: { create: '`key` is unique among the live webpages (409 webpage_key_taken); organization_id and status_id name live records of the media (404).' },
   references: [reference('organizations'), () => ({ field: 'status_id', code: 'status_not_found', what: 'the status', live: liveIdsIn(statuses) })],
+  revisions: { keys: { locales: 'locale' } },
   reader: { path: '/webpages', view: 'published', list: 'Webpages in a published status, newest first.', by: 'key_or_id' },
 } satisfies PublisherRecord;
