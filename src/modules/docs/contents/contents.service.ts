@@ -241,6 +241,23 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
     return page;
   };
 
+  /** A Reader search page of published contents, among those another module names when `within` is given. */
+  const searchPublished = async (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[], within?: ContentsWithin) =>
+    readersPage(
+      ctx,
+      await repo.search(
+        ctx.db,
+        ctx.mediaId,
+        query,
+        query.q,
+        searchConfigsOf(mediaLocales),
+        { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'], ...(within && { within }) },
+        query.sort,
+        viewOf(ctx),
+      ),
+    );
+
+
   /** A question of a published content, once `admit` let the reader in (its content's access decision). */
   const loadQuestion = async (ctx: RequestContext, contentId: string, blockId: string, admit: Admit) => {
     const question = await repo.publishedQuestion(ctx.db, ctx.mediaId, contentId, blockId, viewOf(ctx, contentId));
@@ -516,40 +533,15 @@ export function createContentsService(deps: { db: Db; repo: ContentsRepository; 
       ),
 
     /** Published contents matching `q`, most relevant first, searched in the media's languages. */
-    search: async (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[]) =>
-      readersPage(
-        ctx,
-        await repo.search(
-          ctx.db,
-          ctx.mediaId,
-          query,
-          query.q,
-          searchConfigsOf(mediaLocales),
-          { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'] },
-          query.sort,
-          viewOf(ctx),
-        ),
-      ),
+    search: (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[]) => searchPublished(ctx, query, mediaLocales),
 
     /** Published contents in another module's order (a magazine section's), a Reader list page. */
     listPublishedIn: async (ctx: RequestContext, query: PagingQuery, listing: ContentListing) =>
       readersPage(ctx, await repo.listPublishedIn(ctx.db, ctx.mediaId, query, listing, viewOf(ctx))),
 
     /** Published contents matching `q` among those another module names (`within`), most relevant first. */
-    searchWithin: async (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[], within: ContentsWithin) =>
-      readersPage(
-        ctx,
-        await repo.search(
-          ctx.db,
-          ctx.mediaId,
-          query,
-          query.q,
-          searchConfigsOf(mediaLocales),
-          { categoryIds: query['category_ids[]'], templateIds: query['template_ids[]'], within },
-          query.sort,
-          viewOf(ctx),
-        ),
-      ),
+    searchWithin: (ctx: RequestContext, query: ReaderSearchQuery, mediaLocales: readonly string[], within: ContentsWithin) =>
+      searchPublished(ctx, query, mediaLocales, within),
 
     /** SQL of a derived table `(content_id, rank)` of live contents matching the placeholder `q` in the media's languages. */
     searchHits: (mediaLocales: readonly string[]) => repo.searchHits(searchConfigsOf(mediaLocales)),
