@@ -117,7 +117,7 @@ describe.runIf(embeddedProcessTests)('the operator CLI on the embedded database'
     const body = JSON.parse(json.stdout);
     expect(body.next).toBeNull();
     expect(body.data).toHaveLength(1);
-    expect(Object.keys(body.data[0]).sort()).toEqual(['default_locale', 'id', 'inserted_at', 'locale_fallbacks', 'locales', 'name', 'site_url', 'updated_at']);
+    expect(Object.keys(body.data[0]).sort()).toEqual(['default_locale', 'id', 'inserted_at', 'locale_fallbacks', 'locales', 'meter', 'name', 'site_url', 'updated_at']);
     expect(body.data[0]).toMatchObject({ id: mediaId, name: 'Daily Planet', default_locale: 'fr', locales: ['en', 'fr'] });
     expect(body.data[0].inserted_at).toMatch(ISO_MS);
   }, 60_000);

@@ -41,7 +41,7 @@ afterAll(() => ctx.close());
 const CONTENT_KEYS = [
   'canonical_domain', 'canonical_url', 'content_categories', 'deleted_at', 'id', 'inserted_at', 'is_advertising', 'is_archived',
   'is_sponsored', 'locales', 'published_at', 'released_at', 'released_at_timezone', 'show_publication_datetime', 'status_id',
-  'template_id', 'updated_at', 'workspace_id',
+  'template_id', 'updated_at', 'workspace_id', 'visibility', 'product_keys',
 ].sort();
 const LOCALE_KEYS = [
   'authors', 'deleted_at', 'id', 'lead_html', 'lead_text', 'locale', 'location', 'seo', 'subtitle_html', 'subtitle_text', 'title_html',

@@ -233,24 +233,32 @@ describe('the other kinds that keep revisions', () => {
     const after = await revisionsOf(template);
     expect(after).toHaveLength(before + 1);
     expect(after[0]).toMatchObject({ action: 'updated', operation_id: 'updateTemplate' });
+    const latest = after[0]!.number;
+    expect((await snapshotOf(template, latest)).record).toMatchObject({ id: fx.templateId, name: 'Renamed' });
+    expect(paths((await diffOf(template, latest)).changes).filter((p) => !p.endsWith('/updated_at'))).toEqual(['replace /name']);
+    const back = await api.post(`${template}/revisions/${latest - 1}/restore`);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json().data.name).toBe((await snapshotOf(template, latest - 1)).record.name);
+    expect((await revisionsOf(template))[0]).toMatchObject({ number: latest + 1, action: 'reverted' });
   });
 
-  it('keeps revisions of a profile with its blocks and their entries', async () => {
-    const { communityFixture, createProfile } = await import('../../setup/community.js');
-    const community = await communityFixture(api, media.workspaceId);
-    const person = await createProfile(api, community, 'people');
-    const path = `/community/v2/people/${person.id}`;
-    const content = await createContent(api, fx);
-    await roundTrip(path, () => api.put(`${path}/blocks`, { blocks: [{ key: 'bio', locales: [{ locale: 'en', title: 'Bio' }] }] }));
-    expect((await snapshotOf(path, 3)).record.blocks).toEqual([]);
-    const blocks = await api.put(`${path}/blocks`, { blocks: [{ key: 'links', locales: [{ locale: 'en', title: 'Links' }] }] });
-    const block = (blocks.json().data as Array<{ id: string }>)[0]!;
-    expect((await api.put(`${path}/blocks/${block.id}/entries`, { entries: [{ content_id: content.id }] })).statusCode).toBe(200);
-    const latest = await revisionsOf(path);
-    expect(latest[0]).toMatchObject({ number: 5, action: 'updated', operation_id: 'replacePersonBlockEntries' });
-    const changes = (await diffOf(path, 5)).changes.filter((c) => !c.path.endsWith('/updated_at'));
-    expect(changes.map((c) => c.op)).toEqual(['add']);
-    expect(changes[0]!.path).toMatch(new RegExp(`^/blocks/${block.id}/entries/[0-9a-f-]{36}$`));
+  const key = () => `k-${randomUUID().slice(0, 8)}`;
+  it.each([
+    ['menus', () => ({ key: key(), name: 'Main', locales: [{ locale: 'en', items: [{ name: 'News', url: '/news' }] }] }), { locales: [{ locale: 'en', items: [{ name: 'Sport', url: '/sport' }] }] }, '/locales/en/items'],
+    ['media-blocks', () => ({ key: key(), locales: [{ locale: 'en', content_html: '<p>One</p>' }] }), { locales: [{ locale: 'en', content_html: '<p>Two</p>' }] }, '/locales/en/content_'],
+    ['announcements', () => ({ locales: [{ locale: 'en', title: 'Now' }] }), { locales: [{ locale: 'en', title: 'Later' }] }, '/locales/en/title'],
+  ] as const)('keeps revisions of %s: listed, read, compared and reverted', async (kind, body, patch, changed) => {
+    const created = await api.post(`/publisher/v2/${kind}`, body());
+    expect(created.statusCode, created.body).toBe(201);
+    const path = `/publisher/v2/${kind}/${created.json().data.id}`;
+    await roundTrip(path, () => api.patch(path, patch));
+    const diff = await diffOf(path, 2);
+    expect(diff.from).toBe(1);
+    expect(diff.to).toBe(2);
+    const changes = diff.changes.filter((c) => !c.path.endsWith('/updated_at'));
+    expect(changes.length).toBeGreaterThan(0);
+    for (const c of changes) expect(c.path.startsWith(changed), c.path).toBe(true);
+    expectError(await api.get(`${path}/revisions/9`), 404);
   });
 });
 

@@ -41,8 +41,8 @@ describe('GET /core/v2/media', () => {
     const res = await viewer.get('/core/v2/media');
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
-    expect(Object.keys(data).sort()).toEqual(['default_locale', 'id', 'inserted_at', 'locale_fallbacks', 'locales', 'name', 'site_url', 'updated_at']);
-    expect(data).toMatchObject({ id: seeded.mediaId, name: 'The Daily Planet', default_locale: 'en', locales: ['en', 'fr'], site_url: null, locale_fallbacks: {} });
+    expect(Object.keys(data).sort()).toEqual(['default_locale', 'id', 'inserted_at', 'locale_fallbacks', 'locales', 'meter', 'name', 'site_url', 'updated_at']);
+    expect(data).toMatchObject({ id: seeded.mediaId, name: 'The Daily Planet', default_locale: 'en', locales: ['en', 'fr'], site_url: null, locale_fallbacks: {}, meter: { limit: 0, period_days: 30 } });
     expect(data.inserted_at).toMatch(ISO_MS);
     expect(data.updated_at).toMatch(ISO_MS);
   });

@@ -14,7 +14,7 @@ const OPERATOR_KEY = `op_${randomBytes(24).toString('hex')}`;
 type MediaWire = z.output<typeof mediaSchema>;
 type CreatedKeyWire = z.output<typeof createdApiKeySchema>;
 
-const MEDIA_FIELDS = ['default_locale', 'id', 'inserted_at', 'locale_fallbacks', 'locales', 'name', 'site_url', 'updated_at'];
+const MEDIA_FIELDS = ['default_locale', 'id', 'inserted_at', 'locale_fallbacks', 'locales', 'meter', 'name', 'site_url', 'updated_at'];
 const KEY_FIELDS = ['expires_at', 'id', 'inserted_at', 'key', 'last_used_at', 'name', 'prefix', 'revoked_at', 'role', 'updated_at'];
 
 let ctx: TestContext;
@@ -49,6 +49,7 @@ describe('POST /operator/v1/medias', () => {
     expect(media.locales).toEqual(['en', 'fr']);
     expect(media.site_url).toBeNull();
     expect(media.locale_fallbacks).toEqual({});
+    expect(media.meter).toEqual({ limit: 0, period_days: 30 });
     expect(media.inserted_at).toMatch(ISO_MS);
     expect(media.updated_at).toBe(media.inserted_at);
 

@@ -42,6 +42,7 @@ describe('Public (deprecated) GET /api/public/core/v2/medias/:media_id', () => {
       locales: ['fr', 'en'],
       site_url: null,
       locale_fallbacks: {},
+      meter: { limit: 0, period_days: 30 },
       inserted_at: expect.any(String),
       updated_at: expect.any(String),
     });

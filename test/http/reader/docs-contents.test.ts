@@ -95,6 +95,7 @@ describe('GET /api/media/v1/contents', () => {
       author_ids: [published.locales[0]!.authors[0]!.profile_id],
       corrections: [],
       meta: { locales: { current: 'en', available: ['en', 'fr'], requested: 'en' } },
+      access: { visibility: 'public' },
     });
     expect(body.meta).toEqual({
       base: 'https://api.example.test/api/media/v1/contents?limit=10&locale=en',
