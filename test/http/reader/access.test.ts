@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createTestApp } from '../../setup/app.js';
+import { type App, buildApp } from '../../../src/app.js';
+import { type TestContext, createTestApp, testConfig } from '../../setup/app.js';
 import { type DocsFixture, createBlock, createContent, docsFixture } from '../../setup/docs.js';
 import { expectError } from '../../setup/expect.js';
 import { type Client, type SeededMedia, client, seedMedia } from '../../setup/factories.js';
@@ -194,5 +195,37 @@ describe('the meter', () => {
     const granted = answers.filter((r) => r.json().data.access.granted);
     expect(granted).toHaveLength(1);
     expect(answers.filter((r) => r.json().data.access.reason === 'meter_exhausted')).toHaveLength(19);
+  });
+  it('is shared by two instances over one database and survives a restart: it is rows in the database', async () => {
+    const own = await seedMedia(ctx.app, { locales: ['en'] });
+    const ownEditor = client(ctx.app, own.keys.editor);
+    await client(ctx.app, own.keys.admin).patch('/core/v2/media', { meter: { limit: 2, period_days: 30 } });
+    await registerProvider(ctx.app, own.keys.admin, jwks.registration);
+    const g = await docsFixture(ownEditor, own.workspaceId);
+    const paid = await Promise.all([1, 2, 3].map(() => createContent(ownEditor, g, { visibility: 'subscribers' })));
+    // A second instance: another app over the same database (the first one closes it).
+    const instance = async () => {
+      const app = await buildApp({ config: testConfig({ rateLimit: { backoffice: 10_000, reader: 10_000, anonymous: 10_000, token: 10_000 } }), database: { ...ctx.database, close: async () => {} } });
+      await app.ready();
+      return app;
+    };
+    const token = await jwks.mint({ sub: 'two-instances' });
+    const on = (app: App) => readerClient(app, own.mediaId, token);
+    const b = await instance();
+    try {
+      expect((await opened(on(ctx.app), paid[0]!.id)).json().data.access).toMatchObject({ granted: true, via: 'meter', meter: { used: 1, limit: 2 } });
+      expect((await opened(on(b), paid[1]!.id)).json().data.access).toMatchObject({ granted: true, via: 'meter', meter: { used: 2, limit: 2 } });
+      expect((await opened(on(ctx.app), paid[2]!.id)).json().data.access).toMatchObject({ granted: false, reason: 'meter_exhausted' });
+    } finally {
+      await b.close();
+    }
+    // A restart: a new instance reads the same opens.
+    const c = await instance();
+    try {
+      expect((await opened(on(c), paid[2]!.id)).json().data.access).toMatchObject({ granted: false, reason: 'meter_exhausted', meter: { used: 2 } });
+      expect((await opened(on(c), paid[1]!.id)).json().data.access).toMatchObject({ granted: true, via: 'meter', meter: { used: 2 } });
+    } finally {
+      await c.close();
+    }
   });
 });
