@@ -93,9 +93,6 @@ export function decideAccess(input: AccessInput): Access {
   return refused('meter_exhausted', meterWire(rule, state, state.used));
 }
 
-/** The access of a content in a list or a search: its visibility only (lists never carry blocks). */
-export const listedAccess = (visibility: Visibility) => ({ visibility });
-
 export const visibilitySchema = z
   .enum(VISIBILITIES)
   .describe('Who may read the body: `public` anyone, `registered` a signed-in reader, `subscribers` a reader entitled to one of `product_keys` (or the meter)');

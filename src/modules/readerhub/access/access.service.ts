@@ -102,9 +102,6 @@ export function createAccessService(deps: { accounts: AccountsService }) {
         return access;
       });
     },
-
-    /** The decision for a content listed (a list or a search item): its visibility, nothing opened. */
-    listed: (content: Pick<GatedContent, 'visibility'>) => ({ visibility: content.visibility }),
   };
 }
 
